@@ -1,0 +1,41 @@
+import express, { Router, type Express } from 'express';
+import type { AppContext } from './context.ts';
+import { createHttpLogger } from './platform/log/logger.ts';
+import { mountApi } from './platform/http/mount-api.ts';
+import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
+import { renderHostJson } from './platform/http/renderers.ts';
+import { createStatusRouter } from './platform/http/status.routes.ts';
+import { createDirectoryRouter } from './directory/directory.routes.ts';
+import { createTokensRouter } from './directory/tokens.routes.ts';
+
+/**
+ * The Express application: shared middleware, then one mount per API, each with its own error format.
+ * Everything is served under the context path of BASE_URL.
+ */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+  app.use(createHttpLogger(ctx.log));
+
+  const root = Router();
+  const { baseUrl } = ctx.config;
+  root.use(createStatusRouter(ctx.db));
+
+  // Tracker host and directory (Jira-style JSON errors).
+  mountApi(root, ctx.authenticate, {
+    path: '/rest/api/2',
+    render: renderHostJson,
+    routers: [createDirectoryRouter({ directory: ctx.directory, baseUrl })],
+  });
+  mountApi(root, ctx.authenticate, {
+    path: '/rest/pat',
+    render: renderHostJson,
+    routers: [Router().use('/latest', createTokensRouter({ tokens: ctx.tokens }))],
+  });
+
+  app.use(ctx.config.contextPath || '/', root);
+  app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
+  return app;
+}

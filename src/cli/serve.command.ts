@@ -1,0 +1,42 @@
+import type { Config } from '../config.ts';
+import { createLogger } from '../platform/log/logger.ts';
+import { startServer } from '../server.ts';
+import { demoCurlLines } from '../demo/demo-curl.ts';
+
+/** `serve`: run until SIGTERM or SIGINT, then stop accepting, drain and close the database. */
+export async function serveCommand(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const running = await startServer(config, log);
+  const { baseUrl, adminUsername, adminPassword } = config;
+  log.info({ port: running.port, baseUrl, database: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'addon-pair listening');
+  if (running.boot.adminCreated) {
+    const pw = adminPassword ? '$ADMIN_PASSWORD' : 'admin';
+    const lines = [
+      '',
+      `addon-pair is running at ${baseUrl}`,
+      `  administrator: ${adminUsername} / ${adminPassword ? '(the ADMIN_PASSWORD you set)' : 'admin'}`,
+      ...(running.boot.demoLoaded ? ['  demo user:     alice / alice'] : []),
+      '',
+      'Try:',
+      `  curl -u ${adminUsername}:${pw} ${baseUrl}/rest/api/2/myself`,
+      ...(running.boot.demoLoaded ? demoCurlLines(baseUrl).map((l) => `  ${l}`) : []),
+      '',
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    if (++signals > 1) process.exit(1);
+    log.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/**
+ * The whole configuration, read once from the environment (a `.env` file may hold it; see main.ts).
+ * A bad value stops start-up with one line naming the variable, never a half-configured server.
+ */
+const intFrom = (name: string, def: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return def;
+      if (!/^\d+$/.test(v.trim())) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number` });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const flag = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const s = v.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+      if (['0', 'false', 'no', 'off'].includes(s)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be 1 or 0` });
+      return z.NEVER;
+    });
+
+const envSchema = z.object({
+  PORT: intFrom('PORT', 8080, 0, 65535),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  BASE_URL: z.string().trim().optional(),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres://'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  ADMIN_USERNAME: z.string().trim().min(1).max(255).default('admin'),
+  ADMIN_PASSWORD: z.string().optional(),
+  DEMO: flag('DEMO'),
+  CODEBLOCKS_COMPAT: z.enum(['5', '4', '3.4']).default('5'),
+  MAX_AUTH_ATTEMPTS: intFrom('MAX_AUTH_ATTEMPTS', 3, 1, 1_000_000_000),
+  LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 0, 0, 525_600),
+  OUTBOUND_ALLOWLIST: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
+  SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  /** Absolute base URL without a trailing slash, e.g. `http://localhost:8080/wiki`. */
+  baseUrl: string;
+  /** Path part of baseUrl (`''` or `/wiki`): every route is served under it. */
+  contextPath: string;
+  databaseUrl: string | undefined;
+  /** Folder of the embedded database, or `memory://`. Only used without databaseUrl. */
+  dataDir: string;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  demo: boolean;
+  codeblocksCompat: '5' | '4' | '3.4';
+  maxAuthAttempts: number;
+  /** 0: a locked account stays locked until an administrator resets it. */
+  lockoutMinutes: number;
+  outboundAllowlist: readonly string[];
+  logLevel: string;
+  dbPoolMax: number;
+  shutdownGraceMs: number;
+}>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0] ?? '')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const rawBase = e.BASE_URL && e.BASE_URL !== '' ? e.BASE_URL : `http://localhost:${e.PORT}`;
+  let url: URL;
+  try {
+    url = new URL(rawBase);
+  } catch {
+    throw new ConfigError(`Invalid configuration: BASE_URL: not an absolute URL: ${rawBase}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('Invalid configuration: BASE_URL: must be an http:// or https:// URL');
+  }
+  const contextPath = url.pathname.replace(/\/+$/, '');
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: `${url.origin}${contextPath}`,
+    contextPath,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: e.DATA_DIR,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD === '' ? undefined : e.ADMIN_PASSWORD,
+    demo: e.DEMO ?? !e.DATABASE_URL,
+    codeblocksCompat: e.CODEBLOCKS_COMPAT,
+    maxAuthAttempts: e.MAX_AUTH_ATTEMPTS,
+    lockoutMinutes: e.LOCKOUT_MINUTES,
+    outboundAllowlist: Object.freeze(
+      e.OUTBOUND_ALLOWLIST.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+    logLevel: e.LOG_LEVEL,
+    dbPoolMax: e.DB_POOL_MAX,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  });
+}

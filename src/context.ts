@@ -1,0 +1,49 @@
+import type { RequestHandler } from 'express';
+import type { Config } from './config.ts';
+import type { Db } from './platform/db/knex.ts';
+import type { Logger } from './platform/log/logger.ts';
+import { EventBus } from './platform/events/event-bus.ts';
+import { PasswordHasher } from './platform/auth/password-hasher.ts';
+import { Authenticator } from './platform/auth/authenticator.ts';
+import { createAuthenticate } from './platform/auth/authenticate.ts';
+import { createAuthStore } from './directory/auth-store.repository.ts';
+import { DirectoryService } from './directory/directory.service.ts';
+import { TokensService } from './directory/tokens.service.ts';
+
+/**
+ * Everything the routers and commands need, built once per process (or per test) from the config and an
+ * open database. Features add their services here.
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  events: EventBus;
+  hasher: PasswordHasher;
+  authenticator: Authenticator;
+  authenticate: RequestHandler;
+  directory: DirectoryService;
+  tokens: TokensService;
+}
+
+export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
+  const events = new EventBus(log);
+  const hasher = opts.hasher ?? new PasswordHasher();
+  const authenticator = new Authenticator({
+    store: createAuthStore(db.knex),
+    hasher,
+    maxAttempts: config.maxAuthAttempts,
+    lockoutMinutes: config.lockoutMinutes,
+  });
+  return {
+    config,
+    db,
+    log,
+    events,
+    hasher,
+    authenticator,
+    authenticate: createAuthenticate(authenticator),
+    directory: new DirectoryService(db.knex, hasher, events),
+    tokens: new TokensService(db.knex),
+  };
+}

@@ -1,0 +1,4 @@
+/** Ready-to-run curl lines against the demo data, printed at first start. Features add theirs. */
+export function demoCurlLines(baseUrl: string): string[] {
+  return [`curl -u alice:alice ${baseUrl}/rest/api/2/myself`];
+}

@@ -1,0 +1,12 @@
+import type { ImportDocument } from '../importer/import.schema.ts';
+
+/**
+ * The demo data set as an import document. Ids that the README's curl lines use are fixed here.
+ * Features add their sections (spaces and pages, projects and fields …).
+ */
+export function demoDocument(): ImportDocument {
+  return {
+    groups: [{ name: 'developers' }],
+    users: [{ name: 'alice', password: 'alice', displayName: 'Alice Example', emailAddress: 'alice@example.com', groups: ['developers'] }],
+  };
+}

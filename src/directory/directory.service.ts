@@ -1,0 +1,147 @@
+import type { Knex } from 'knex';
+import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
+import type { PasswordHasher } from '../platform/auth/password-hasher.ts';
+import type { EventBus } from '../platform/events/event-bus.ts';
+import { usersRepository as users, type UserRow } from './users.repository.ts';
+import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
+
+export interface UserWithGroups extends UserRow {
+  groups: string[];
+}
+
+const userNotFound = () => notFound('The user does not exist.', 'USER_NOT_FOUND');
+const groupNotFound = () => notFound('The group does not exist.', 'GROUP_NOT_FOUND');
+
+/** Rules of the directory: users, groups and memberships. Every change is one transaction. */
+export class DirectoryService {
+  constructor(
+    private readonly knex: Knex,
+    private readonly hasher: PasswordHasher,
+    private readonly events: EventBus,
+  ) {}
+
+  async withGroups(user: UserRow): Promise<UserWithGroups> {
+    return { ...user, groups: await groups.namesOfUser(this.knex, user.id) };
+  }
+
+  async getUser(name: string): Promise<UserWithGroups> {
+    const user = await users.findByName(this.knex, name);
+    if (!user) throw userNotFound();
+    return this.withGroups(user);
+  }
+
+  async getUserById(id: number): Promise<UserWithGroups> {
+    const user = await users.findById(this.knex, id);
+    if (!user) throw userNotFound();
+    return this.withGroups(user);
+  }
+
+  /** Creates a user in the `users` group, plus any extra groups (which must exist). */
+  async createUser(input: { name: string; password: string; displayName?: string; emailAddress?: string; groups?: string[] }): Promise<UserWithGroups> {
+    const passwordHash = await this.hasher.hash(input.password);
+    return this.knex.transaction(async (trx) => {
+      if (await users.findByName(trx, input.name)) {
+        throw new AppError(400, 'USER_EXISTS', 'A user with that username already exists.', {
+          details: [{ name: 'username', message: 'A user with that username already exists.' }],
+        });
+      }
+      const row = await users.insert(trx, {
+        name: input.name,
+        displayName: input.displayName || input.name,
+        email: input.emailAddress ?? '',
+        passwordHash,
+      });
+      const wanted = [BUILTIN_GROUPS.users, ...(input.groups ?? [])];
+      const found = await groups.findByNames(trx, wanted);
+      const missing = wanted.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
+      if (missing.length > 0) throw badRequest(`Unknown group: ${missing.join(', ')}`, undefined, 'GROUP_NOT_FOUND');
+      for (const g of found) await groups.addMember(trx, g.id, row.id);
+      return { ...row, groups: found.map((g) => g.name).sort() };
+    });
+  }
+
+  async setPassword(name: string, password: string): Promise<void> {
+    const user = await users.findByName(this.knex, name);
+    if (!user) throw userNotFound();
+    await users.setPassword(this.knex, user.id, await this.hasher.hash(password));
+  }
+
+  /** Deletes a user with its memberships and tokens, then tells subscribers (the field editor drops grants). */
+  async deleteUser(name: string): Promise<void> {
+    const deleted = await this.knex.transaction(async (trx) => {
+      const user = await users.findByName(trx, name);
+      if (!user) throw userNotFound();
+      await this.assertNotLastSystemAdmin(trx, user.id);
+      await users.delete(trx, user.id);
+      return user;
+    });
+    this.events.emit('user.deleted', { userId: deleted.id, username: deleted.name });
+  }
+
+  async resetLockout(name: string): Promise<void> {
+    await this.knex('auth_failures').where({ name_key: name.toLowerCase() }).del().returning('name_key');
+  }
+
+  searchUsers(text: string, startAt: number, maxResults: number): Promise<UserRow[]> {
+    return maxResults === 0 ? Promise.resolve([]) : users.search(this.knex, text, startAt, maxResults);
+  }
+
+  async createGroup(name: string): Promise<GroupRow> {
+    return this.knex.transaction(async (trx) => {
+      if (await groups.findByName(trx, name)) {
+        throw new AppError(400, 'GROUP_EXISTS', 'A group with that name already exists.', {
+          details: [{ name: 'name', message: 'A group with that name already exists.' }],
+        });
+      }
+      return groups.insert(trx, name);
+    });
+  }
+
+  async deleteGroup(name: string): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      const group = await groups.findByName(trx, name);
+      if (!group) throw groupNotFound();
+      if (group.builtin) throw badRequest('A built-in group cannot be deleted.', undefined, 'GROUP_BUILTIN');
+      await groups.delete(trx, group.id);
+    });
+  }
+
+  async addMember(groupName: string, userName: string): Promise<GroupRow> {
+    return this.knex.transaction(async (trx) => {
+      const group = await groups.findByName(trx, groupName);
+      if (!group) throw groupNotFound();
+      const user = await users.findByName(trx, userName);
+      if (!user) throw userNotFound();
+      await groups.addMember(trx, group.id, user.id);
+      return group;
+    });
+  }
+
+  async removeMember(groupName: string, userName: string): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      const group = await groups.findByName(trx, groupName);
+      if (!group) throw groupNotFound();
+      const user = await users.findByName(trx, userName);
+      if (!user) throw userNotFound();
+      if (group.name === BUILTIN_GROUPS.systemAdministrators) await this.assertNotLastSystemAdmin(trx, user.id);
+      if (!(await groups.removeMember(trx, group.id, user.id))) {
+        throw notFound('The user is not a member of the group.', 'NOT_A_MEMBER');
+      }
+    });
+  }
+
+  groupPicker(query: string, maxResults: number) {
+    return groups.picker(this.knex, query, maxResults);
+  }
+
+  /** Nobody could administer the server again if its last system administrator went away. */
+  private async assertNotLastSystemAdmin(trx: Knex, userId: number): Promise<void> {
+    const sysadmins = await groups.findByName(trx, BUILTIN_GROUPS.systemAdministrators);
+    if (!sysadmins) return;
+    // Lock the membership rows so two concurrent removals cannot both pass the check.
+    const members = await trx('group_members').where({ group_id: sysadmins.id }).forUpdate().select<{ user_id: number }[]>('user_id');
+    if (members.length === 1 && members[0]!.user_id === userId) {
+      throw badRequest('The last system administrator cannot be removed.', undefined, 'LAST_SYSTEM_ADMIN');
+    }
+  }
+}

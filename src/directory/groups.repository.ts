@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import { escapeLike } from './users.repository.ts';
+
+export interface GroupRow {
+  id: number;
+  name: string;
+  builtin: boolean;
+}
+
+export const BUILTIN_GROUPS = {
+  users: 'users',
+  administrators: 'administrators',
+  systemAdministrators: 'system-administrators',
+};
+
+/** Table access for groups and memberships. */
+export const groupsRepository = {
+  async findByName(q: Knex, name: string): Promise<GroupRow | undefined> {
+    return (await q('groups').select('id', 'name', 'builtin').where({ name_key: name.toLowerCase() }).first()) as GroupRow | undefined;
+  },
+
+  findByNames(q: Knex, names: readonly string[]): Promise<GroupRow[]> {
+    if (names.length === 0) return Promise.resolve([]);
+    return q('groups').select('id', 'name', 'builtin').whereIn('name_key', names.map((n) => n.toLowerCase()));
+  },
+
+  async insert(q: Knex, name: string): Promise<GroupRow> {
+    const [row] = await q('groups').insert({ name, name_key: name.toLowerCase() }).returning(['id', 'name', 'builtin']);
+    return row as GroupRow;
+  },
+
+  async delete(q: Knex, id: number): Promise<void> {
+    await q('groups').where({ id }).del().returning('id');
+  },
+
+  /** Adds a membership; adding an existing one changes nothing. */
+  async addMember(q: Knex, groupId: number, userId: number): Promise<void> {
+    await q('group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore();
+  },
+
+  async removeMember(q: Knex, groupId: number, userId: number): Promise<boolean> {
+    const rows = await q('group_members').where({ group_id: groupId, user_id: userId }).del().returning('user_id');
+    return rows.length > 0;
+  },
+
+  async countMembers(q: Knex, groupId: number): Promise<number> {
+    const row = (await q('group_members').where({ group_id: groupId }).count({ n: '*' }).first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  },
+
+  /** Group names of one user, sorted. */
+  async namesOfUser(q: Knex, userId: number): Promise<string[]> {
+    const rows = await q('groups as g')
+      .join('group_members as m', 'm.group_id', 'g.id')
+      .where('m.user_id', userId)
+      .orderBy('g.name_key')
+      .select<{ name: string }[]>('g.name');
+    return rows.map((r) => r.name);
+  },
+
+  async picker(q: Knex, query: string, limit: number): Promise<{ total: number; names: string[] }> {
+    const pattern = `%${escapeLike(query.toLowerCase())}%`;
+    const base = q('groups').whereRaw("name_key like ? escape '\\'", [pattern]);
+    const [countRow, rows] = await Promise.all([
+      base.clone().count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+      base.clone().select<{ name: string }[]>('name').orderBy('name_key').limit(limit),
+    ]);
+    return { total: Number(countRow?.n ?? 0), names: rows.map((r) => r.name) };
+  },
+};

@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import { notFound } from '../platform/http/app-error.ts';
+import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { generateRawToken, hashToken } from '../platform/auth/tokens.ts';
+import { tokensRepository as tokens, type TokenRow } from './tokens.repository.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Personal access tokens: the raw value exists only in the creation answer. */
+export class TokensService {
+  constructor(private readonly knex: Knex) {}
+
+  async create(userId: number, name: string, expirationDays?: number): Promise<{ row: TokenRow; rawToken: string }> {
+    const rawToken = generateRawToken();
+    const expiresAt = expirationDays ? new Date(Date.now() + expirationDays * DAY_MS) : null;
+    const row = await tokens.insert(this.knex, { userId, name, tokenHash: hashToken(rawToken), expiresAt });
+    return { row, rawToken };
+  }
+
+  list(userId: number): Promise<TokenRow[]> {
+    return tokens.listForUser(this.knex, userId);
+  }
+
+  /** The owner or an administrator revokes; others learn nothing (404, as if it did not exist). */
+  async revoke(actor: AuthUser, id: number): Promise<void> {
+    const row = await tokens.findById(this.knex, id);
+    const isAdmin = actor.isAdmin || actor.isSystemAdmin;
+    if (!row || (row.user_id !== actor.id && !isAdmin)) throw notFound('The token does not exist.', 'TOKEN_NOT_FOUND');
+    if (!(await tokens.delete(this.knex, id))) throw notFound('The token does not exist.', 'TOKEN_NOT_FOUND');
+  }
+}
+
+export function presentToken(row: TokenRow, rawToken?: string) {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at.toISOString(),
+    ...(row.expires_at ? { expiringAt: row.expires_at.toISOString() } : {}),
+    ...(row.last_used_at ? { lastAccessedAt: row.last_used_at.toISOString() } : {}),
+    ...(rawToken ? { rawToken } : {}),
+  };
+}
+

@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+
+export interface UserRow {
+  id: number;
+  name: string;
+  display_name: string;
+  email: string;
+  active: boolean;
+  password_hash: string;
+}
+
+const COLUMNS = ['id', 'name', 'display_name', 'email', 'active', 'password_hash'];
+
+/** Table access for users. `q` is the root knex or a transaction. */
+export const usersRepository = {
+  async findByName(q: Knex, name: string): Promise<UserRow | undefined> {
+    return (await q('users').select(COLUMNS).where({ name_key: name.toLowerCase() }).first()) as UserRow | undefined;
+  },
+
+  async findById(q: Knex, id: number): Promise<UserRow | undefined> {
+    return (await q('users').select(COLUMNS).where({ id }).first()) as UserRow | undefined;
+  },
+
+  /** Users by login names (without regard to case); unknown names are simply absent. */
+  findByNames(q: Knex, names: readonly string[]): Promise<UserRow[]> {
+    if (names.length === 0) return Promise.resolve([]);
+    return q('users').select(COLUMNS).whereIn('name_key', names.map((n) => n.toLowerCase()));
+  },
+
+  async insert(q: Knex, u: { name: string; displayName: string; email: string; passwordHash: string }): Promise<UserRow> {
+    const [row] = await q('users')
+      .insert({ name: u.name, name_key: u.name.toLowerCase(), display_name: u.displayName, email: u.email, password_hash: u.passwordHash })
+      .returning(COLUMNS);
+    return row as UserRow;
+  },
+
+  async setPassword(q: Knex, id: number, passwordHash: string): Promise<void> {
+    await q('users').where({ id }).update({ password_hash: passwordHash, updated_at: q.fn.now() });
+  },
+
+  /** Deletes the user; memberships and tokens go with it (foreign keys cascade). */
+  async delete(q: Knex, id: number): Promise<boolean> {
+    const rows = await q('users').where({ id }).del().returning('id');
+    return rows.length > 0;
+  },
+
+  async count(q: Knex): Promise<number> {
+    const row = (await q('users').count({ n: '*' }).first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  },
+
+  /** Name or display name contains `text` (case-insensitive), ordered by name; one page. */
+  search(q: Knex, text: string, startAt: number, maxResults: number): Promise<UserRow[]> {
+    const pattern = `%${escapeLike(text.toLowerCase())}%`;
+    return q('users')
+      .select(COLUMNS)
+      .where((w) => w.whereRaw("name_key like ? escape '\\'", [pattern]).orWhereRaw("lower(display_name) like ? escape '\\'", [pattern]))
+      .orderBy('name_key')
+      .offset(startAt)
+      .limit(maxResults);
+  },
+};
+
+/** Makes `%`, `_` and `\` in user text match themselves in a LIKE pattern. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,42 @@
+import { badRequest } from '../platform/http/app-error.ts';
+import { usersRepository as users } from '../directory/users.repository.ts';
+import { groupsRepository as groups, BUILTIN_GROUPS } from '../directory/groups.repository.ts';
+import type { SectionImporter } from './import.service.ts';
+
+const PROGRESS_EVERY = 100;
+
+/** Groups, then users with their memberships. Passwords are hashed before any row is written. */
+export const importDirectory: SectionImporter = async (trx, doc, ctx, progress, summary) => {
+  const g = (summary.groups = { created: 0, skipped: 0 });
+  for (const { name } of doc.groups ?? []) {
+    if (await groups.findByName(trx, name)) g.skipped++;
+    else {
+      await groups.insert(trx, name);
+      g.created++;
+    }
+  }
+
+  const list = doc.users ?? [];
+  const u = (summary.users = { created: 0, skipped: 0 });
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]!;
+    if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === list.length) progress(`users: ${i + 1}/${list.length}`);
+    if (await users.findByName(trx, item.name)) {
+      u.skipped++;
+      continue;
+    }
+    const row = await users.insert(trx, {
+      name: item.name,
+      displayName: item.displayName || item.name,
+      email: item.emailAddress ?? '',
+      passwordHash: await ctx.hasher.hash(item.password),
+    });
+    if (item.active === false) await trx('users').where({ id: row.id }).update({ active: false });
+    const wanted = [BUILTIN_GROUPS.users, ...(item.groups ?? [])];
+    const found = await groups.findByNames(trx, wanted);
+    const missing = wanted.filter((n) => !found.some((f) => f.name.toLowerCase() === n.toLowerCase()));
+    if (missing.length > 0) throw badRequest(`User ${item.name}: unknown group ${missing.join(', ')}`, undefined, 'GROUP_NOT_FOUND');
+    for (const grp of found) await groups.addMember(trx, grp.id, row.id);
+    u.created++;
+  }
+};

@@ -1,0 +1,44 @@
+/** Who a request runs as, set by the authentication middleware on `req.user`. */
+export interface AuthUser {
+  id: number;
+  name: string;
+  displayName: string;
+  isAdmin: boolean;
+  isSystemAdmin: boolean;
+  /** How this request proved who it is. */
+  via: 'basic' | 'bearer';
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface User extends AuthUser {}
+  }
+}
+
+/** What the authenticator needs from the directory (implemented by directory/auth-store.repository.ts). */
+export interface LoginRecord {
+  user:
+    | { id: number; name: string; displayName: string; active: boolean; passwordHash: string; isAdmin: boolean; isSystemAdmin: boolean }
+    | undefined;
+  failures: number;
+  lockedAt: Date | null;
+}
+
+export interface TokenRecord {
+  tokenId: number;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  user: { id: number; name: string; displayName: string; active: boolean; isAdmin: boolean; isSystemAdmin: boolean };
+}
+
+export interface AuthStore {
+  /** The user by login name (without regard to case) and the failed-login state of that name. */
+  findLogin(username: string): Promise<LoginRecord>;
+  /** Counts one failure; locks the name when the count reaches `max`. */
+  recordFailure(username: string, max: number): Promise<void>;
+  clearFailures(username: string): Promise<void>;
+  findToken(tokenHash: string): Promise<TokenRecord | undefined>;
+  touchToken(tokenId: number): Promise<void>;
+}

@@ -1,0 +1,51 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+export interface HashCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** OWASP's scrypt setting that costs 16 MiB per hash (N=2^14, r=8, p=5): slow for attackers, kind to RAM. */
+export const DEFAULT_COST: HashCost = { N: 2 ** 14, r: 8, p: 5 };
+const KEY_LEN = 32;
+
+/**
+ * Salted scrypt hashes stored as `scrypt$N$r$p$salt$hash` (base64), so the cost can be raised later
+ * without invalidating existing hashes.
+ */
+export class PasswordHasher {
+  private dummy: Promise<string> | undefined;
+
+  constructor(private readonly cost: HashCost = DEFAULT_COST) {}
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const { N, r, p } = this.cost;
+    const key = await scrypt(password, salt, KEY_LEN, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+    return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  }
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    const parts = stored.split('$');
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+    const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+    const salt = Buffer.from(parts[4]!, 'base64');
+    const expected = Buffer.from(parts[5]!, 'base64');
+    if (!N || !r || !p || expected.length === 0) return false;
+    const key = await scrypt(password, salt, expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+    return timingSafeEqual(key, expected);
+  }
+
+  /** Spends the same time as a real check, so an unknown username cannot be told from a wrong password. */
+  async burn(password: string): Promise<void> {
+    this.dummy ??= this.hash('not-a-real-password');
+    await this.verify(password, await this.dummy);
+  }
+}

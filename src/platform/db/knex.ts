@@ -1,0 +1,94 @@
+import knexFactory from 'knex';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import ClientPGLite from 'knex-pglite';
+import { migrationSource } from './migration-source.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+
+export type DbKind = 'pg' | 'pglite';
+
+export interface Db {
+  knex: Knex;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+// node-postgres returns int8 (ids of bigserial, count(*)) as strings while PGlite returns numbers.
+// Parse them as numbers in both so the same code and tests work on either (values stay < 2^53).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface DbOptions {
+  databaseUrl?: string;
+  /** Folder, or `memory://` (ignored with databaseUrl). */
+  dataDir?: string;
+  /** An already opened PGlite (tests load a migrated template into one). */
+  pglite?: PGlite;
+  poolMax?: number;
+  /** Short on purpose: a query outside `trx` inside a transaction then fails fast on PGlite. */
+  acquireTimeoutMs?: number;
+  searchPath?: string;
+}
+
+export function createDb(opts: DbOptions): Db {
+  const acquireConnectionTimeout = opts.acquireTimeoutMs ?? 10_000;
+  if (opts.databaseUrl) {
+    const knex = knexFactory({
+      client: 'pg',
+      connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000 } as Knex.PgConnectionConfig,
+      pool: { min: 0, max: opts.poolMax ?? 10 },
+      acquireConnectionTimeout,
+      searchPath: opts.searchPath,
+    });
+    return { knex, kind: 'pg', close: () => knex.destroy() };
+  }
+  let release: (() => void) | undefined;
+  let connection: Knex.Config['connection'];
+  if (opts.pglite) {
+    const instance = opts.pglite;
+    connection = () => ({ pglite: instance }) as never;
+  } else if (!opts.dataDir || opts.dataDir === 'memory://') {
+    connection = {};
+  } else {
+    release = lockDataDir(opts.dataDir);
+    connection = { filename: opts.dataDir } as never;
+  }
+  const knex = knexFactory({
+    client: ClientPGLite,
+    connection,
+    acquireConnectionTimeout,
+  });
+  return {
+    knex,
+    kind: 'pglite',
+    close: async () => {
+      try {
+        await knex.destroy();
+      } finally {
+        release?.();
+      }
+    },
+  };
+}
+
+const BOOTSTRAP_LOCK = 0x61646470; // "addp": one key for migrations, first admin and demo data
+
+/**
+ * Runs `fn` while holding a cluster-wide lock, so two nodes starting together never migrate or seed
+ * twice. The lock is a transaction-scoped advisory lock held on one pooled connection while `fn` works on
+ * others; on PGlite (one process, one connection) it is not needed.
+ */
+export async function withBootstrapLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (db.kind === 'pglite') return fn();
+  let result!: T;
+  await db.knex.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [BOOTSTRAP_LOCK]);
+    result = await fn();
+  });
+  return result;
+}
+
+export async function migrateLatest(db: Db): Promise<string[]> {
+  const [, names] = (await db.knex.migrate.latest({ migrationSource })) as [number, string[]];
+  return names;
+}

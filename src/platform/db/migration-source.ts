@@ -1,0 +1,17 @@
+import type { Knex } from 'knex';
+import { migrations } from '../../../migrations/index.ts';
+
+/**
+ * Migrations are listed statically (migrations/index.ts) rather than read from a folder: knex's folder
+ * loader `require()`s .ts files, which fails under vitest (engineering notes B.5). A test checks that every
+ * file in migrations/ is listed.
+ */
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const m = migrations[name];
+    if (!m) throw new Error(`Unknown migration ${name}`);
+    return m;
+  },
+};

@@ -1,0 +1,16 @@
+import type { ErrorRenderer } from './error-handler.ts';
+
+/** Jira-style host body: `{errorMessages: [...], errors: {name: message}}`. */
+export const renderHostJson: ErrorRenderer = (err, _req, res) => {
+  const errors: Record<string, string> = {};
+  for (const d of err.details) errors[d.name] = d.message;
+  const message = err.status >= 500 ? 'Internal server error' : err.message;
+  // Field problems go to `errors` only, as the tracker host does; everything else is one message.
+  res.json({ errorMessages: err.details.length > 0 ? [] : [message], errors });
+};
+
+/** Plain text: the message and a newline. */
+export const renderPlainText: ErrorRenderer = (err, _req, res) => {
+  const message = err.status >= 500 && err.code === 'INTERNAL' ? 'Internal server error' : err.message;
+  res.type('text/plain; charset=utf-8').send(`${message}\n`);
+};

@@ -1,0 +1,20 @@
+import { Router } from 'express';
+import type { Db } from '../db/knex.ts';
+
+/** GET /status for load balancers: no auth, 503 when the database does not answer within 2 s. */
+export function createStatusRouter(db: Db): Router {
+  const r = Router();
+  r.get('/status', async (req, res) => {
+    try {
+      await Promise.race([
+        db.knex.raw('select 1'),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('database check timed out')), 2000).unref()),
+      ]);
+      res.json({ state: 'RUNNING' });
+    } catch (err) {
+      req.log?.error({ err }, 'health check failed');
+      res.status(503).json({ state: 'ERROR' });
+    }
+  });
+  return r;
+}

@@ -1,0 +1,55 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { createDb, type Db } from './platform/db/knex.ts';
+import { createLogger, type Logger } from './platform/log/logger.ts';
+import { createContext, type AppContext } from './context.ts';
+import { createApp } from './app.ts';
+import { bootstrap, type BootstrapResult } from './bootstrap.ts';
+
+export interface RunningServer {
+  ctx: AppContext;
+  server: http.Server;
+  port: number;
+  boot: BootstrapResult;
+  stop(): Promise<void>;
+}
+
+export function openDatabase(config: Config): Db {
+  return createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
+}
+
+/** config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database. */
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const db = openDatabase(config);
+  let ctx: AppContext;
+  let boot: BootstrapResult;
+  try {
+    ctx = createContext(config, db, log);
+    boot = await bootstrap(ctx);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  // Large Authorization headers must reach our code (to answer 401), not die in Node's 16 KiB limit with a 431.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, createApp(ctx));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+      await Promise.race([closed, grace]);
+      server.closeAllConnections();
+      await ctx.events.settled();
+      await db.close();
+    })());
+  return { ctx, server, port, boot, stop };
+}
