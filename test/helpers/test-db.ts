@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createDb, type Db } from '../../src/platform/db/knex.ts';
+
+/** Which database this test file runs on: set per vitest project (see vitest.config.ts). */
+export const testDbKind: 'pg' | 'pglite' = process.env.TEST_DB === 'pg' ? 'pg' : 'pglite';
+
+export function pgServerUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** A fresh, migrated database of its own for one test file: a copy of the run's template. */
+export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: string }> {
+  if (kind === 'pglite') {
+    const dump = fs.readFileSync(inject('pgliteTemplate'));
+    const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+    return { db: createDb({ pglite, acquireTimeoutMs: 5000 }) };
+  }
+  const template = inject('pgTemplateDb');
+  const name = `${template.replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgServerUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(pgServerUrl(), name);
+  return { db: createDb({ databaseUrl: url, acquireTimeoutMs: 5000, poolMax: 10 }), url };
+}
