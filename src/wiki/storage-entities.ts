@@ -14,7 +14,8 @@ const LATIN1 =
   'eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml';
 
 // Greek runs are contiguous too (U+0391..U+03A1, U+03A3..U+03A9, U+03B1..U+03C9).
-const GREEK_UPPER_1 = 'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho';
+const GREEK_UPPER_1 =
+  'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho';
 const GREEK_UPPER_2 = 'Sigma Tau Upsilon Phi Chi Psi Omega';
 const GREEK_LOWER =
   'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho ' +

@@ -46,7 +46,12 @@ function escapeAttribute(value: string): string {
 }
 
 /** Offsets of the value of attribute `name` inside a well-formed start tag [tagStart, tagEnd). */
-function attributeValueSpan(xhtml: string, tagStart: number, tagEnd: number, name: string): [number, number] | undefined {
+function attributeValueSpan(
+  xhtml: string,
+  tagStart: number,
+  tagEnd: number,
+  name: string,
+): [number, number] | undefined {
   const tag = xhtml.slice(tagStart, tagEnd);
   const pair = /\s*([^\s=/>]+)\s*=\s*(["'])/y;
   let i = tag.search(/[\s/>]/);

@@ -10,7 +10,11 @@ export const MAX_STORAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_STORAGE_DEPTH = 200;
 
 export const AC_NS = 'http://atlassian.com/content';
-const NAMESPACES = { ac: AC_NS, ri: 'http://atlassian.com/resource/identifier', at: 'http://atlassian.com/template' };
+const NAMESPACES = {
+  ac: AC_NS,
+  ri: 'http://atlassian.com/resource/identifier',
+  at: 'http://atlassian.com/template',
+};
 
 const ROOT = 'addon-pair-storage-root';
 const PREFIX = `<${ROOT}>`;
@@ -136,9 +140,15 @@ export function parseStorageDetailed(xhtml: string): { doc: StorageDoc; details:
     }
     const startTagEnd = local(parser.position);
     const start = local(full.lastIndexOf('<', parser.position - 1));
-    if (stack.length >= MAX_STORAGE_DEPTH) fail(`elements nest deeper than ${MAX_STORAGE_DEPTH} levels`, start);
+    if (stack.length >= MAX_STORAGE_DEPTH)
+      fail(`elements nest deeper than ${MAX_STORAGE_DEPTH} levels`, start);
     const parent = stack[stack.length - 1];
-    const frame: Frame = { qname: tag.name, start, sink: parent?.sink, enclosingMacro: parent?.enclosingMacro };
+    const frame: Frame = {
+      qname: tag.name,
+      start,
+      sink: parent?.sink,
+      enclosingMacro: parent?.enclosingMacro,
+    };
     const owner = parent?.macro;
     if (tag.uri === AC_NS && tag.local === 'structured-macro') {
       const id = attr(tag, 'macro-id');
@@ -180,7 +190,8 @@ export function parseStorageDetailed(xhtml: string): { doc: StorageDoc; details:
     if (closeAt >= 0) {
       const name = closeNameAt(full, closeAt);
       const atSuffix = parser.position === full.length;
-      if (frame === undefined && !atSuffix) fail(`closing tag </${name}> has no matching start tag`, local(closeAt));
+      if (frame === undefined && !atSuffix)
+        fail(`closing tag </${name}> has no matching start tag`, local(closeAt));
       if (frame !== undefined && atSuffix) fail(`element <${frame.qname}> is never closed`, frame.start);
       if (frame !== undefined && name !== frame.qname) {
         const open = locate(frame.start);
@@ -198,7 +209,9 @@ export function parseStorageDetailed(xhtml: string): { doc: StorageDoc; details:
       owner.body = (frame.sink ?? []).join('');
       owner.bodyKind = 'plain';
     } else if (frame.role === 'rich') {
-      const closeStart = tag.isSelfClosing ? frame.bodyStart : local(full.lastIndexOf('</', parser.position - 1));
+      const closeStart = tag.isSelfClosing
+        ? frame.bodyStart
+        : local(full.lastIndexOf('</', parser.position - 1));
       owner.body = xhtml.slice(frame.bodyStart, closeStart);
       owner.bodyKind = 'rich';
     }

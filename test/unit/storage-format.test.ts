@@ -55,7 +55,8 @@ describe('parseStorage: macros, parameters, bodies', () => {
   });
 
   it('decodes a CDATA section split around ]]> into one body', () => {
-    const doc = '<ac:structured-macro ac:name="code"><ac:plain-text-body><![CDATA[a]]]]><![CDATA[>b]]></ac:plain-text-body></ac:structured-macro>';
+    const doc =
+      '<ac:structured-macro ac:name="code"><ac:plain-text-body><![CDATA[a]]]]><![CDATA[>b]]></ac:plain-text-body></ac:structured-macro>';
     expect(listMacros(doc)[0]?.body).toBe('a]]>b');
   });
 
@@ -103,8 +104,19 @@ describe('parseStorage: macros, parameters, bodies', () => {
     expect(outer?.bodyKind).toBe('rich');
     expect(outer?.body).toContain('<ac:structured-macro ac:name="advanced-single-codeblock-macro"');
     expect(outer?.body?.startsWith('<p>See:</p>')).toBe(true);
-    expect(inner).toMatchObject({ parentIndex: 0, bodyKind: 'plain', body: 'echo hi', parameters: { lang: 'Bash' }, line: 5 });
-    expect(inTable).toMatchObject({ parentIndex: undefined, bodyKind: 'none', body: undefined, selfClosing: true });
+    expect(inner).toMatchObject({
+      parentIndex: 0,
+      bodyKind: 'plain',
+      body: 'echo hi',
+      parameters: { lang: 'Bash' },
+      line: 5,
+    });
+    expect(inTable).toMatchObject({
+      parentIndex: undefined,
+      bodyKind: 'none',
+      body: undefined,
+      selfClosing: true,
+    });
     expect(inTable?.path.slice(-4)).toEqual(['table', 'tbody', 'tr', 'td']);
   });
 
@@ -128,12 +140,15 @@ describe('parseStorage: macros, parameters, bodies', () => {
   });
 
   it('applies XML line-end normalisation to plain bodies, but keeps &#13;', () => {
-    const doc = '<ac:structured-macro ac:name="m"><ac:plain-text-body><![CDATA[a\r\nb\rc]]>&#13;</ac:plain-text-body></ac:structured-macro>';
+    const doc =
+      '<ac:structured-macro ac:name="m"><ac:plain-text-body><![CDATA[a\r\nb\rc]]>&#13;</ac:plain-text-body></ac:structured-macro>';
     expect(listMacros(doc)[0]?.body).toBe('a\nb\nc\r');
   });
 
   it('finds a macro by id, or nothing', () => {
-    expect(findMacroById(MULTI, '11111111-2222-3333-4444-555555555555')?.parameters['globaltitle']).toBe('Web servers');
+    expect(findMacroById(MULTI, '11111111-2222-3333-4444-555555555555')?.parameters['globaltitle']).toBe(
+      'Web servers',
+    );
     expect(findMacroById(MULTI, 'nope')).toBeUndefined();
   });
 });
@@ -227,13 +242,13 @@ describe('assignMacroIds', () => {
   it('replaces blank ids and later duplicates, in place', () => {
     const doc =
       '<ac:structured-macro ac:macro-id="" ac:name="a"/>' +
-      "<ac:structured-macro ac:macro-id = '  ' ac:name=\"b\"/>" +
+      '<ac:structured-macro ac:macro-id = \'  \' ac:name="b"/>' +
       '<ac:structured-macro ac:name="c" ac:macro-id="dup"/>' +
       '<ac:structured-macro ac:title="ac:macro-id=&quot;dup&quot;" ac:macro-id="dup" ac:name="d"/>';
     const out = assignMacroIds(doc, counter());
     expect(out.xhtml).toBe(
       '<ac:structured-macro ac:macro-id="id-1" ac:name="a"/>' +
-        "<ac:structured-macro ac:macro-id = 'id-2' ac:name=\"b\"/>" +
+        '<ac:structured-macro ac:macro-id = \'id-2\' ac:name="b"/>' +
         '<ac:structured-macro ac:name="c" ac:macro-id="dup"/>' +
         '<ac:structured-macro ac:title="ac:macro-id=&quot;dup&quot;" ac:macro-id="id-3" ac:name="d"/>',
     );
