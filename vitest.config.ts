@@ -20,7 +20,7 @@ export default defineConfig({
       ...(onPostgres
         ? [
             {
-              extends: true,
+              extends: true as const,
               test: { name: 'postgres', include: ['test/integration/**/*.test.ts', 'test/pg/**/*.test.ts'], env: { TEST_DB: 'pg' } },
             },
           ]

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import * as m20261121140000 from './20261121140000_directory.ts';
+import * as m20261121141000 from './20261121141000_wiki.ts';
+import * as m20261121142000 from './20261121142000_tracker.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -7,4 +9,6 @@ import * as m20261121140000 from './20261121140000_directory.ts';
  */
 export const migrations: Record<string, Knex.Migration> = {
   '20261121140000_directory': m20261121140000,
+  '20261121141000_wiki': m20261121141000,
+  '20261121142000_tracker': m20261121142000,
 };
