@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { AuthUser } from '../platform/auth/auth-user.ts';
+
+export type ContentType = 'page' | 'blogpost' | 'comment';
+
+export type ViewDecision =
+  | {
+      state: 'allowed';
+      content: { id: number; type: ContentType; title: string; spaceKey: string; spaceName: string };
+    }
+  | { state: 'missing' | 'trashed' | 'denied' };
+
+interface DecisionRow {
+  id: number;
+  type: ContentType;
+  title: string;
+  space_key: string;
+  space_name: string;
+  trashed: boolean;
+  space_read: boolean;
+  restricted_out: boolean;
+}
+
+/*
+ * One round trip. `chain` walks from the content up to the root of its tree: a comment's container first,
+ * then parent pages. UNION (not UNION ALL) makes a corrupt parent cycle terminate instead of looping, because
+ * a revisited row is identical and so is dropped. `mine` holds the caller's groups. A level of the chain is
+ * "restricted out" when it has read-restriction rows and none of them names the caller or one of its groups.
+ */
+const DECIDE_SQL = `
+with recursive chain as (
+  select c.id, c.status, c.parent_id, c.container_id from contents c where c.id = :contentId
+  union
+  select p.id, p.status, p.parent_id, p.container_id
+    from contents p join chain on p.id = coalesce(chain.container_id, chain.parent_id)
+),
+mine as (select gm.group_id from group_members gm where gm.user_id = :userId)
+select t.id, t.type, t.title, s.key as space_key, s.name as space_name,
+  exists (select 1 from chain where chain.status <> 'current') as trashed,
+  exists (
+    select 1 from space_permissions sp
+     where sp.space_id = t.space_id and sp.operation = 'read' and sp.target = 'space'
+       and (sp.user_id = :userId or sp.group_id in (select group_id from mine))
+  ) as space_read,
+  exists (
+    select 1 from chain
+     where exists (select 1 from content_read_restrictions r where r.content_id = chain.id)
+       and not exists (
+         select 1 from content_read_restrictions r
+          where r.content_id = chain.id
+            and (r.user_id = :userId or r.group_id in (select group_id from mine))
+       )
+  ) as restricted_out
+from contents t join spaces s on s.id = t.space_id
+where t.id = :contentId`;
+
+/**
+ * THE view-permission function (host-api.md, Wiki rule 4); every feature asks this one, so "may view"
+ * has one meaning everywhere. Viewable = `read` on the content's space for the user or one of its groups,
+ * AND membership in the read restriction of the content and of every container/ancestor that has one.
+ * A comment follows its container. Trashed content (itself, its container or an ancestor) is viewable by
+ * nobody. Anonymous callers are never allowed; administrators get no implicit view right.
+ */
+export async function decideView(q: Knex, user: AuthUser | undefined, contentId: number): Promise<ViewDecision> {
+  if (!Number.isSafeInteger(contentId) || contentId <= 0 || contentId > 2147483647) return { state: 'missing' };
+  // Anonymous: still tell missing from existing content so callers can answer 404 vs 401 consistently.
+  const userId = user?.id ?? 0;
+  const result = (await q.raw(DECIDE_SQL, { contentId, userId })) as { rows: DecisionRow[] };
+  const row = result.rows[0];
+  if (row === undefined) return { state: 'missing' };
+  if (row.trashed) return { state: 'trashed' };
+  if (user === undefined || !row.space_read || row.restricted_out) return { state: 'denied' };
+  return {
+    state: 'allowed',
+    content: { id: row.id, type: row.type, title: row.title, spaceKey: row.space_key, spaceName: row.space_name },
+  };
+}
+
+/** True when the decision lets the caller see the content. */
+export const isViewable = (d: ViewDecision): d is Extract<ViewDecision, { state: 'allowed' }> => d.state === 'allowed';
