@@ -7,6 +7,8 @@ export interface FieldProblem {
   name: string;
   message: string;
   value?: unknown;
+  /** Name of the failed check, for interfaces that report one (the field editor's `exceptionName`). */
+  exceptionName?: string;
 }
 
 export interface AppErrorOptions {

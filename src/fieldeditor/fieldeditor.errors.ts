@@ -1,0 +1,103 @@
+import type { RequestHandler } from 'express';
+import type { ErrorRenderer } from '../platform/http/error-handler.ts';
+import { AppError } from '../platform/http/app-error.ts';
+
+/**
+ * Error format of the field-editor API: `{statusCode, subCode, message}`, plus `errors[]` on every 400
+ * (clients print that list as a table, so it is always present on a 400, possibly empty).
+ * The subCodes are ours (the original's list is not public); they are documented in the README.
+ */
+export const SUB = {
+  VALIDATION: 400000,
+  NOT_AUTHENTICATED: 401000,
+  ADMIN_REQUIRED: 403000,
+  NO_GRANT: 403001,
+  FIELD_NOT_FOUND: 403002,
+  DELETE_ADMINS_ONLY: 403003,
+  NOT_FOUND: 404000,
+  CONTEXT_NOT_FOUND: 404001,
+  CONFLICT: 409000,
+  VERSION: 412000,
+  TOO_LARGE: 413000,
+  UNSUPPORTED_MEDIA: 415000,
+  INTERNAL: 500000,
+} as const;
+
+export const NO_GRANT_MESSAGE = 'FieldPermission Denied - you do not have sufficient rights for this operation.';
+
+export const fieldPermissionDenied = () => new AppError(403, 'NO_GRANT', NO_GRANT_MESSAGE, { subCode: SUB.NO_GRANT });
+
+export const fieldNotFound = () =>
+  new AppError(403, 'FIELD_NOT_FOUND', 'The custom field does not exist or you do not have sufficient rights for this operation.', {
+    subCode: SUB.FIELD_NOT_FOUND,
+  });
+
+/** A 400 in the field editor's shape, naming one or more offending properties. */
+export const validationError = (details: { name: string; message: string; value?: unknown; exceptionName?: string }[]) =>
+  new AppError(400, 'VALIDATION', 'validation errors', { subCode: SUB.VALIDATION, details });
+
+function defaultSubCode(err: AppError): number {
+  if (err.status === 403 && err.code === 'FORBIDDEN') return SUB.ADMIN_REQUIRED;
+  switch (err.status) {
+    case 400:
+      return SUB.VALIDATION;
+    case 401:
+      return SUB.NOT_AUTHENTICATED;
+    case 403:
+      return SUB.ADMIN_REQUIRED;
+    case 404:
+      return SUB.NOT_FOUND;
+    case 409:
+      return SUB.CONFLICT;
+    case 412:
+      return SUB.VERSION;
+    case 413:
+      return SUB.TOO_LARGE;
+    case 415:
+      return SUB.UNSUPPORTED_MEDIA;
+    default:
+      return err.status >= 500 ? SUB.INTERNAL : err.status * 1000;
+  }
+}
+
+export const renderFieldEditor: ErrorRenderer = (err, _req, res) => {
+  const unexpected = err.status >= 500;
+  const body: Record<string, unknown> = {
+    statusCode: err.status,
+    subCode: err.subCode ?? defaultSubCode(err),
+    // Never the message of an unexpected error: it may carry SQL or internals.
+    message: unexpected ? 'Internal server error' : err.status === 400 && err.code === 'VALIDATION' ? 'validation errors' : err.message,
+  };
+  if (err.status === 400) {
+    body.errors =
+      err.details.length > 0
+        ? err.details.map((d) => ({
+            name: d.name,
+            message: d.message,
+            ...(d.exceptionName === undefined ? {} : { exceptionName: d.exceptionName }),
+            ...(d.value === undefined ? {} : { value: d.value }),
+          }))
+        : [{ name: 'body', message: err.message }];
+  }
+  res.json(body);
+};
+
+export type ApiVersion = '1' | '1.2';
+
+/**
+ * Routes added after the `1.2` generation (PATCH grants, context create/update/delete, U3 …) answer 412
+ * under the `1.2` base path, as the original did for routes above the requested URL's version.
+ */
+export function onlyFrom(version: ApiVersion, min: '1'): RequestHandler {
+  return (_req, _res, next) => {
+    if (version === '1.2' && min === '1') {
+      next(
+        new AppError(412, 'VERSION', 'This endpoint is not available under the requested URL (min version: 1).', {
+          subCode: SUB.VERSION,
+        }),
+      );
+      return;
+    }
+    next();
+  };
+}
