@@ -7,6 +7,7 @@ import { renderHostJson } from './platform/http/renderers.ts';
 import { createStatusRouter } from './platform/http/status.routes.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
+import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
 
 /**
  * The Express application: shared middleware, then one mount per API, each with its own error format.
@@ -34,6 +35,9 @@ export function createApp(ctx: AppContext): Express {
     render: renderHostJson,
     routers: [Router().use('/latest', createTokensRouter({ tokens: ctx.tokens }))],
   });
+
+  // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
+  mountCodeblocks(root, ctx.authenticate, { config: ctx.config, codeblocks: ctx.codeblocks });
 
   app.use(ctx.config.contextPath || '/', root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));

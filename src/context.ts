@@ -9,6 +9,8 @@ import { createAuthenticate } from './platform/auth/authenticate.ts';
 import { createAuthStore } from './directory/auth-store.repository.ts';
 import { DirectoryService } from './directory/directory.service.ts';
 import { TokensService } from './directory/tokens.service.ts';
+import type { CodeblocksService } from './codeblocks/download.service.ts';
+import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 
 /**
  * Everything the routers and commands need, built once per process (or per test) from the config and an
@@ -24,6 +26,7 @@ export interface AppContext {
   authenticate: RequestHandler;
   directory: DirectoryService;
   tokens: TokensService;
+  codeblocks: CodeblocksService;
 }
 
 export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
@@ -45,5 +48,6 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     authenticate: createAuthenticate(authenticator),
     directory: new DirectoryService(db.knex, hasher, events),
     tokens: new TokensService(db.knex),
+    codeblocks: createCodeblocksService(config, db.knex, log),
   };
 }

@@ -1,0 +1,46 @@
+// Wiring of the code-block download API: the service for AppContext and the mounts for createApp,
+// kept here so that the shared context.ts and app.ts only gain one line each.
+import type { Router } from 'express';
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import type { Logger } from '../platform/log/logger.ts';
+import { mountApi } from '../platform/http/mount-api.ts';
+import type { RequestHandler } from 'express';
+import { decideView } from '../wiki/content-access.ts';
+import { CodeboxRepository } from './codebox.repository.ts';
+import { CodeblocksService } from './download.service.ts';
+import { createCodeblocksErrorRenderer } from './error-render.ts';
+import { generationOf, REST_BASE } from './generation.ts';
+import { createCodeblocksRouter } from './codeblocks.routes.ts';
+import { OutboundAllowlist } from './outbound-allowlist.ts';
+import { RemoteTemplateFetcher } from './remote-template.ts';
+import { createServletRedirectRouter } from './servlet-redirect.routes.ts';
+
+export function createCodeblocksService(config: Config, knex: Knex, log: Logger): CodeblocksService {
+  const allowlist = new OutboundAllowlist(config.outboundAllowlist);
+  if (allowlist.ignored.length > 0) {
+    log.warn({ entries: allowlist.ignored }, 'OUTBOUND_ALLOWLIST entries that are not http(s) URLs allow nothing');
+  }
+  return new CodeblocksService({
+    knex,
+    decideView,
+    codeboxes: new CodeboxRepository(knex),
+    remote: new RemoteTemplateFetcher({ allowlist }),
+  });
+}
+
+/** Mounts E1-E3 (errors in the generation's shapes) and the servlet redirects (before authentication). */
+export function mountCodeblocks(
+  root: Router,
+  authenticate: RequestHandler,
+  deps: { config: Config; codeblocks: CodeblocksService },
+): void {
+  const generation = generationOf(deps.config.codeblocksCompat);
+  const { baseUrl } = deps.config;
+  root.use(createServletRedirectRouter(generation, baseUrl));
+  mountApi(root, authenticate, {
+    path: REST_BASE,
+    render: createCodeblocksErrorRenderer(generation),
+    routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl })],
+  });
+}

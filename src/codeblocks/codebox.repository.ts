@@ -1,0 +1,79 @@
+// Reads of the code-box index (table `codeboxes`, written by the wiki when content is saved).
+// A download reads one row by its primary key and extracts only the requested section in SQL,
+// so a box with many sections never ships all of them to Node for a single block.
+import type { Knex } from 'knex';
+import { isCodeboxKind, type CodeboxKind } from './codebox.ts';
+import { CODEBOX_ERROR_KINDS, type CodeboxErrorKind } from './codebox-errors.ts';
+
+export interface StoredSection {
+  name: string;
+  values: Record<string, string>;
+}
+
+interface BoxBase {
+  kind: CodeboxKind;
+  parameters: Record<string, string>;
+  /** Set when the wiki could not parse the body (e.g. INVALID_MACRO_BODY). */
+  errorKind: CodeboxErrorKind | undefined;
+}
+
+export interface BoxForDownload extends BoxBase {
+  /** null for remote boxes (fetched at download time) and for boxes that failed to parse. */
+  template: string | null;
+  /** The requested section, or undefined when the box has no section of that name (or none was asked for). */
+  section: StoredSection | undefined;
+}
+
+export interface BoxForList extends BoxBase {
+  /** Section names in document order. */
+  sectionNames: string[];
+}
+
+interface Row {
+  kind: string;
+  parameters: Record<string, string> | null;
+  error_kind: string | null;
+}
+
+function base(row: Row): BoxBase {
+  if (!isCodeboxKind(row.kind)) throw new Error(`codeboxes row has unknown kind ${row.kind}`);
+  const errorKind = row.error_kind ?? undefined;
+  if (errorKind !== undefined && !(CODEBOX_ERROR_KINDS as readonly string[]).includes(errorKind)) {
+    throw new Error(`codeboxes row has unknown error_kind ${errorKind}`);
+  }
+  return { kind: row.kind, parameters: row.parameters ?? {}, errorKind: errorKind as CodeboxErrorKind | undefined };
+}
+
+export class CodeboxRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** The box with its template and, when `sectionName` is given, that one section. */
+  async findForDownload(contentId: number, macroId: string, sectionName: string | undefined): Promise<BoxForDownload | undefined> {
+    const section =
+      sectionName === undefined
+        ? this.knex.raw('null::jsonb as section')
+        : this.knex.raw(
+            `(select s.value from jsonb_array_elements(codeboxes.sections) as s(value)
+               where s.value->>'name' = ? limit 1) as section`,
+            [sectionName],
+          );
+    const row = (await this.knex('codeboxes')
+      .select('kind', 'parameters', 'template', 'error_kind', section)
+      .where({ content_id: contentId, macro_id: macroId })
+      .first()) as (Row & { template: string | null; section: StoredSection | null }) | undefined;
+    if (row === undefined) return undefined;
+    const s = row.section;
+    return { ...base(row), template: row.template, section: s ? { name: s.name, values: s.values ?? {} } : undefined };
+  }
+
+  /** The box with its section names only (a list needs neither the template nor the values). */
+  async findForList(contentId: number, macroId: string): Promise<BoxForList | undefined> {
+    const row = (await this.knex('codeboxes')
+      .select('kind', 'parameters', 'error_kind', this.knex.raw(`jsonb_path_query_array(sections, '$[*].name') as section_names`))
+      .where({ content_id: contentId, macro_id: macroId })
+      .first()) as (Row & { section_names: unknown }) | undefined;
+    if (row === undefined) return undefined;
+    const names = Array.isArray(row.section_names) ? row.section_names.filter((n): n is string => typeof n === 'string') : [];
+    return { ...base(row), sectionNames: names };
+  }
+}

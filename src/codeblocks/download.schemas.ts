@@ -1,0 +1,77 @@
+// Query parameters of E1-E3. The contract answers bad parameters with 500 (not 400), with the refined key
+// 500_ERROR_INVALID_URL_PARAMETER_EXCEPTION, so failures here become that error instead of parseWith's 400.
+// Unknown extra parameters are ignored, as the original servlet did.
+import { z } from 'zod';
+import { invalidParameter } from './download-errors.ts';
+import { decodeBlockKey } from './block-key.ts';
+
+/** Largest id the content table can hold (PostgreSQL integer). */
+const MAX_CONTENT_ID = 2147483647;
+
+// Express's simple query parser gives arrays for repeated names; a repeated parameter is ambiguous.
+const one = (name: string) => z.string({ error: `${name} must be given once` });
+
+const contentIdText = (name: string) =>
+  one(name)
+    .trim()
+    .regex(/^\d{1,10}$/, { error: `${name} must be a positive whole number` })
+    .transform(Number)
+    .refine((n) => n > 0 && n <= MAX_CONTENT_ID, { error: `${name} is out of range` });
+
+const macroId = one('macroId').min(1, { error: 'macroId is required' }).max(255, { error: 'macroId is too long' });
+
+const listQuery = z.object({
+  macroId,
+  contentId: contentIdText('contentId').optional(),
+  pageId: contentIdText('pageId').optional(),
+});
+
+const downloadQuery = listQuery.extend({
+  key: one('key').min(1, { error: 'key is required' }),
+  asciiOnly: one('asciiOnly').optional(),
+});
+
+export interface ListParams {
+  contentId: number;
+  macroId: string;
+}
+
+export interface DownloadParams extends ListParams {
+  /** The decoded section name (`raw` for the raw template). */
+  section: string;
+  asciiOnly: boolean;
+}
+
+function parse<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  const result = schema.safeParse(query);
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  const name = first?.path.map(String).join('.') ?? 'query';
+  // A missing parameter arrives as `undefined` and zod says "expected string"; name it plainly.
+  const message = first?.code === 'invalid_type' && first.input === undefined ? `${name} is required` : (first?.message ?? 'invalid');
+  throw invalidParameter(message);
+}
+
+/** `pageId` is an alias of `contentId` in every generation; both given and different is an error. */
+function contentIdOf(q: { contentId?: number | undefined; pageId?: number | undefined }): number {
+  if (q.contentId !== undefined && q.pageId !== undefined && q.contentId !== q.pageId) {
+    throw invalidParameter('contentId and pageId name different contents');
+  }
+  const id = q.contentId ?? q.pageId;
+  if (id === undefined) throw invalidParameter('contentId (or pageId) is required');
+  return id;
+}
+
+export function parseListQuery(query: unknown): ListParams {
+  const q = parse(listQuery, query);
+  return { contentId: contentIdOf(q), macroId: q.macroId };
+}
+
+export function parseDownloadQuery(query: unknown): DownloadParams {
+  const q = parse(downloadQuery, query);
+  const section = decodeBlockKey(q.key);
+  if (section === undefined) throw invalidParameter('key is not the Base64 of a UTF-8 section name');
+  // Like Java's Boolean.parseBoolean, which the original used: only "true" (any case) switches it on.
+  const asciiOnly = q.asciiOnly?.trim().toLowerCase() === 'true';
+  return { contentId: contentIdOf(q), macroId: q.macroId, section, asciiOnly };
+}

@@ -1,0 +1,106 @@
+// The download API's rules: who may download (the wiki's one view-permission function), which box and
+// block a request names, and the block's text. A download is one indexed code-box lookup and one
+// permission query (run together), then the substitution of ONE section; never a page parse.
+import type { Knex } from 'knex';
+import type { AuthUser } from '../platform/auth/auth-user.ts';
+import type { ViewDecision } from '../wiki/content-access.ts';
+import { asciiOnly } from './ascii-only.ts';
+import { encodeBlockKey } from './block-key.ts';
+import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox.ts';
+import { CodeboxError } from './codebox-errors.ts';
+import type { BoxForDownload, CodeboxRepository } from './codebox.repository.ts';
+import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download-errors.ts';
+import type { DownloadParams, ListParams } from './download.schemas.ts';
+
+export type DecideView = (q: Knex, user: AuthUser | undefined, contentId: number) => Promise<ViewDecision>;
+
+export interface TemplateSource {
+  fetch(source: RemoteSource): Promise<string>;
+}
+
+export type ViewableContent = Extract<ViewDecision, { state: 'allowed' }>['content'];
+
+export interface BoxListing {
+  content: ViewableContent;
+  macroId: string;
+  /** In document order, the raw template last. */
+  blocks: { name: string; key: string }[];
+}
+
+export interface CodeblocksDeps {
+  knex: Knex;
+  decideView: DecideView;
+  codeboxes: CodeboxRepository;
+  remote: TemplateSource;
+}
+
+export class CodeblocksService {
+  constructor(private readonly deps: CodeblocksDeps) {}
+
+  /** The text of one block, or an AppError (403, or 500 with the kind of failure). */
+  async download(user: AuthUser, p: DownloadParams): Promise<string> {
+    const isRaw = p.section === RAW_NAME;
+    const [decision, box] = await Promise.all([
+      this.deps.decideView(this.deps.knex, user, p.contentId),
+      this.deps.codeboxes.findForDownload(p.contentId, p.macroId, isRaw ? undefined : p.section),
+    ]);
+    this.assertViewable(decision, p.contentId);
+    const found = this.usable(box, p);
+    if (!isRaw && found.section === undefined) {
+      throw invalidParameter(`the code box has no section named "${p.section}"`);
+    }
+    const template = await this.templateOf(found);
+    const text = isRaw || found.section === undefined ? template : substitute(template, new Map(Object.entries(found.section.values)));
+    return p.asciiOnly ? asciiOnly(text) : text;
+  }
+
+  /** The content record and the blocks of one box. Remote templates are not fetched for a list. */
+  async list(user: AuthUser, p: ListParams): Promise<BoxListing> {
+    const [decision, box] = await Promise.all([
+      this.deps.decideView(this.deps.knex, user, p.contentId),
+      this.deps.codeboxes.findForList(p.contentId, p.macroId),
+    ]);
+    const content = this.assertViewable(decision, p.contentId);
+    const found = this.usable(box, p);
+    // A section named `raw` shares the raw template's key; the raw template wins it (as in buildBlocks).
+    const blocks = found.sectionNames.filter((n) => n !== RAW_NAME).map((name) => ({ name, key: encodeBlockKey(name) }));
+    blocks.push({ name: RAW_NAME, key: RAW_KEY });
+    return { content, macroId: p.macroId, blocks };
+  }
+
+  private assertViewable(decision: ViewDecision, contentId: number): ViewableContent {
+    switch (decision.state) {
+      case 'allowed':
+        return decision.content;
+      case 'denied':
+        throw noReadPermission(contentId);
+      case 'trashed':
+        throw fetchMacroFailed(`content ${contentId} is in the trash`);
+      case 'missing':
+        throw fetchMacroFailed(`content ${contentId} does not exist`);
+    }
+  }
+
+  private usable<B extends { errorKind: BoxForDownload['errorKind'] }>(box: B | undefined, p: ListParams): B {
+    if (box === undefined) throw fetchMacroFailed(`content ${p.contentId} has no code box with macro id ${p.macroId}`);
+    if (box.errorKind !== undefined) throw fromCodeboxError(new CodeboxError(box.errorKind));
+    return box;
+  }
+
+  private async templateOf(box: BoxForDownload): Promise<string> {
+    if (box.kind !== 'advanced-remote-codeblock-macro') {
+      if (box.template === null) throw codeblocksError('MACRO_BODY_PROCESSING', 'the code box has no stored template');
+      return box.template;
+    }
+    try {
+      return await this.deps.remote.fetch({
+        url: box.parameters['remotefileurl'],
+        user: box.parameters['remotefilehttpuser'],
+        password: box.parameters['remotefilehttppassword'],
+      });
+    } catch (err) {
+      if (err instanceof CodeboxError) throw fromCodeboxError(err);
+      throw err;
+    }
+  }
+}

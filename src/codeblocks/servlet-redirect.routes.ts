@@ -1,0 +1,54 @@
+// The oldest generation's servlet paths answer 301 to the matching REST path in every generation, for
+// anyone (mounted before authentication: the REST endpoint authenticates the redirected request).
+// The query string is rewritten textually so that every value keeps its exact bytes and encoding.
+import { Router, type Request, type Response } from 'express';
+import { PATHS, REST_BASE, type Generation } from './generation.ts';
+
+/** Servlet parameter names and their REST names; `pageid` depends on the generation. */
+function renames(gen: Generation): Record<string, string> {
+  return { pagepropertykey: 'key', macroid: 'macroId', pageid: gen.contentParam, asciionly: 'asciiOnly' };
+}
+
+function decodeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** Renames the servlet parameters, drops `os_authType` (Basic is always accepted), keeps everything else. */
+export function rewriteServletQuery(query: string, gen: Generation): string {
+  const map = renames(gen);
+  const parts: string[] = [];
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const rest = eq < 0 ? '' : part.slice(eq);
+    const name = decodeName(rawName);
+    if (name.toLowerCase() === 'os_authtype') continue;
+    const renamed = map[name];
+    parts.push(renamed === undefined ? part : `${renamed}${rest}`);
+  }
+  // Node reads the request line as latin1: a raw non-ASCII byte arrives as one char U+0080..U+00FF and goes
+  // back out percent-encoded, so the Location header is always valid and names the same bytes.
+  return parts.join('&').replace(/[^\x21-\x7e]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c);
+  });
+}
+
+export function createServletRedirectRouter(gen: Generation, baseUrl: string): Router {
+  const router = Router();
+  const redirect = (target: string) => (req: Request, res: Response) => {
+    const q = req.originalUrl.indexOf('?');
+    const query = q < 0 ? '' : rewriteServletQuery(req.originalUrl.slice(q + 1), gen);
+    res.status(301);
+    res.setHeader('Location', `${baseUrl}${REST_BASE}${target}${query === '' ? '' : `?${query}`}`);
+    res.end();
+  };
+  router.get(PATHS.servletCode, redirect(PATHS.downloadCode));
+  router.get(PATHS.servletList, redirect(PATHS.listXml));
+  return router;
+}
