@@ -19,6 +19,15 @@ export function openDatabase(config: Config): Db {
   return createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
 }
 
+/** The HTTP server settings shared by production and tests. */
+export function createHttpServer(app: http.RequestListener): http.Server {
+  // Large Authorization headers must reach our code (to answer 401), not die in Node's 16 KiB limit with a 431.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
+  // Longer than the usual 60 s idle time-out of load balancers, so they never reuse a connection we closed.
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
 /** config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const db = openDatabase(config);
@@ -31,9 +40,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await db.close();
     throw err;
   }
-  // Large Authorization headers must reach our code (to answer 401), not die in Node's 16 KiB limit with a 431.
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, createApp(ctx));
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(createApp(ctx));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createContext, type AppContext } from '../../src/context.ts';
 import { createApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
+import { createHttpServer } from '../../src/server.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
 import { BUILTIN_GROUPS } from '../../src/directory/groups.repository.ts';
@@ -57,7 +58,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const ctx = createContext(config, db, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { hasher: testHasher() });
   await bootstrap(ctx);
   const app = createApp(ctx);
-  const http = supertest(app);
+  // The production server settings (header size limit …), on an ephemeral port per request.
+  const http = supertest(createHttpServer(app));
 
   const createUser: TestApp['createUser'] = async (name, opts = {}) => {
     const password = opts.password ?? `${name}-pw`;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      baseUrl: 'http://localhost:8080',
+      contextPath: '',
+      dataDir: './data',
+      adminUsername: 'admin',
+      demo: true,
+      codeblocksCompat: '5',
+      maxAuthAttempts: 3,
+      outboundAllowlist: [],
+      logLevel: 'info',
+    });
+  });
+
+  it('turns demo off by default on PostgreSQL and reads the context path from BASE_URL', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://x@h/db', BASE_URL: 'https://example.org/wiki/' });
+    expect(c.demo).toBe(false);
+    expect(c.baseUrl).toBe('https://example.org/wiki');
+    expect(c.contextPath).toBe('/wiki');
+  });
+
+  it('splits the allowlist', () => {
+    expect(loadConfig({ OUTBOUND_ALLOWLIST: ' https://a.example/x/ , http://b ' }).outboundAllowlist).toEqual(['https://a.example/x/', 'http://b']);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['MAX_AUTH_ATTEMPTS', { MAX_AUTH_ATTEMPTS: '0' }],
+    ['CODEBLOCKS_COMPAT', { CODEBLOCKS_COMPAT: '6' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['BASE_URL', { BASE_URL: 'not a url' }],
+    ['DEMO', { DEMO: 'maybe' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ])('stops with a message naming %s', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});
