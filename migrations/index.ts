@@ -3,6 +3,7 @@ import * as m20261121140000 from './20261121140000_directory.ts';
 import * as m20261121141000 from './20261121141000_wiki.ts';
 import * as m20261121142000 from './20261121142000_tracker.ts';
 import * as m20261121143000 from './20261121143000_fieldeditor_grants.ts';
+import * as m20261121144000 from './20261121144000_fieldeditor_options.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -13,4 +14,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261121141000_wiki': m20261121141000,
   '20261121142000_tracker': m20261121142000,
   '20261121143000_fieldeditor_grants': m20261121143000,
+  '20261121144000_fieldeditor_options': m20261121144000,
 };

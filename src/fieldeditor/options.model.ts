@@ -1,0 +1,63 @@
+/**
+ * Shapes shared by the option, default-value and sort code: the stored row, the wire model and the
+ * field-type families that decide which default members and which child endpoints apply.
+ */
+export interface OptionRow {
+  id: number;
+  field_id: number;
+  context_id: number;
+  parent_id: number | null;
+  value: string;
+  sequence: number;
+  disabled: boolean;
+}
+
+/** The option as the interface shows it (member order as the original: optionvalue, id, sequence, disabled). */
+export interface OptionJson {
+  optionvalue: string;
+  id: number;
+  sequence: number;
+  disabled: boolean;
+}
+
+export const toOptionJson = (r: Pick<OptionRow, 'id' | 'value' | 'sequence' | 'disabled'>): OptionJson => ({
+  optionvalue: r.value,
+  id: r.id,
+  sequence: r.sequence,
+  disabled: r.disabled,
+});
+
+/** Case-insensitive comparison key of a value (kept in `value_key`; the unique index compares it). */
+export const valueKey = (value: string): string => value.toLowerCase();
+
+/** The minimum of a field these modules need (tracker-admin's FieldRef satisfies it). */
+export interface FieldTypeInfo {
+  id: number;
+  typeKey: string;
+}
+
+const SYSTEM = 'com.atlassian.jira.plugin.system.customfieldtypes:';
+export const MULTI_LEVEL_TYPE_KEY = 'com.sourcesense.jira.plugin.cascadingselect:multi-level-cascading-select';
+
+export type DefaultKind = 'single' | 'cascading' | 'multi';
+
+/** Which default-value members a field type uses; undefined for types whose options the editor does not manage. */
+export function defaultKindOf(field: FieldTypeInfo): DefaultKind | undefined {
+  switch (field.typeKey) {
+    case `${SYSTEM}select`:
+    case `${SYSTEM}radiobuttons`:
+      return 'single';
+    case `${SYSTEM}cascadingselect`:
+    case MULTI_LEVEL_TYPE_KEY:
+      return 'cascading';
+    case `${SYSTEM}multiselect`:
+    case `${SYSTEM}multicheckboxes`:
+      return 'multi';
+    default:
+      return undefined;
+  }
+}
+
+/** Child options exist for the cascading select (two levels) and the multi-level cascading select (any depth). */
+export const hasChildOptions = (field: FieldTypeInfo): boolean => defaultKindOf(field) === 'cascading';
+export const isMultiLevelField = (field: FieldTypeInfo): boolean => field.typeKey === MULTI_LEVEL_TYPE_KEY;
