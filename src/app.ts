@@ -8,6 +8,8 @@ import { createStatusRouter } from './platform/http/status.routes.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
+import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
+import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
 
 /**
  * The Express application: shared middleware, then one mount per API, each with its own error format.
@@ -34,6 +36,13 @@ export function createApp(ctx: AppContext): Express {
     path: '/rest/pat',
     render: renderHostJson,
     routers: [Router().use('/latest', createTokensRouter({ tokens: ctx.tokens }))],
+  });
+  // Wiki host (Confluence-style JSON errors). After /rest/api/2, which therefore never falls through to it.
+  mountApi(root, ctx.authenticate, {
+    path: '/rest/api',
+    render: renderWikiJson,
+    routers: createWikiRouters(ctx.wiki, baseUrl),
+    bodyLimit: WIKI_BODY_LIMIT,
   });
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.

@@ -11,6 +11,7 @@ import { DirectoryService } from './directory/directory.service.ts';
 import { TokensService } from './directory/tokens.service.ts';
 import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
+import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
 
 /**
  * Everything the routers and commands need, built once per process (or per test) from the config and an
@@ -27,6 +28,7 @@ export interface AppContext {
   directory: DirectoryService;
   tokens: TokensService;
   codeblocks: CodeblocksService;
+  wiki: WikiServices;
 }
 
 export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
@@ -49,5 +51,6 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     directory: new DirectoryService(db.knex, hasher, events),
     tokens: new TokensService(db.knex),
     codeblocks: createCodeblocksService(config, db.knex, log),
+    wiki: createWikiServices(db.knex),
   };
 }

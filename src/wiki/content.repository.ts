@@ -1,0 +1,136 @@
+import type { Knex } from 'knex';
+import type { ContentType } from './content-access.ts';
+import type { CodeboxRow } from './content-storage.ts';
+
+export interface ContentRow {
+  id: number;
+  type: ContentType;
+  status: 'current' | 'trashed';
+  title: string;
+  space_id: number;
+  parent_id: number | null;
+  container_id: number | null;
+  version: number;
+  body: string;
+}
+
+/** A content with what its JSON shows: space, and who saved the current version when. */
+export interface ContentRecord extends ContentRow {
+  space_key: string;
+  space_name: string;
+  space_description: string;
+  updated_at: Date;
+  editor_name: string | null;
+  editor_display_name: string | null;
+}
+
+export interface ContentSummary {
+  id: number;
+  type: ContentType;
+  status: string;
+  title: string;
+}
+
+const ROW = ['id', 'type', 'status', 'title', 'space_id', 'parent_id', 'container_id', 'version', 'body'];
+
+/** Table access for contents, their versions and the code-box index. */
+export const contentRepository = {
+  async findRow(q: Knex, id: number): Promise<ContentRow | undefined> {
+    return (await q('contents').select(ROW).where({ id }).first()) as ContentRow | undefined;
+  },
+
+  async findRecord(q: Knex, id: number): Promise<ContentRecord | undefined> {
+    return (await q('contents as c')
+      .join('spaces as s', 's.id', 'c.space_id')
+      .leftJoin('content_versions as v', (j) => j.on('v.content_id', 'c.id').andOn('v.number', 'c.version'))
+      .leftJoin('users as u', 'u.id', 'v.created_by')
+      .where('c.id', id)
+      .first(
+        ROW.map((col) => `c.${col}`).concat([
+          'c.updated_at',
+          's.key as space_key',
+          's.name as space_name',
+          's.description as space_description',
+          'u.name as editor_name',
+          'u.display_name as editor_display_name',
+        ]),
+      )) as ContentRecord | undefined;
+  },
+
+  /** Parent pages of a page, the root first (the order the host lists `ancestors` in). */
+  async ancestors(q: Knex, id: number): Promise<ContentSummary[]> {
+    const result = (await q.raw(
+      `with recursive up as (
+         select p.id, p.type, p.status, p.title, p.parent_id, 1 as depth
+           from contents c join contents p on p.id = c.parent_id where c.id = ?
+         union all
+         select p.id, p.type, p.status, p.title, p.parent_id, up.depth + 1
+           from contents p join up on p.id = up.parent_id where up.depth < 1000
+       ) select id, type, status, title from up order by depth desc`,
+      [id],
+    )) as { rows: ContentSummary[] };
+    return result.rows;
+  },
+
+  async summary(q: Knex, id: number): Promise<ContentSummary | undefined> {
+    return (await q('contents').select('id', 'type', 'status', 'title').where({ id }).first()) as ContentSummary | undefined;
+  },
+
+  async insert(
+    q: Knex,
+    c: { id?: number; type: ContentType; title: string; spaceId: number; parentId: number | null; containerId: number | null; body: string; userId: number | null },
+  ): Promise<number> {
+    const [row] = await q('contents')
+      .insert({
+        ...(c.id === undefined ? {} : { id: c.id }),
+        type: c.type,
+        title: c.title,
+        space_id: c.spaceId,
+        parent_id: c.parentId,
+        container_id: c.containerId,
+        version: 1,
+        body: c.body,
+        created_by: c.userId,
+      })
+      .returning('id');
+    return (row as { id: number }).id;
+  },
+
+  /** Moves the content to version `version + 1` only if it is still at `version`; false when it was not. */
+  async updateIfVersion(q: Knex, id: number, version: number, c: { title: string; body: string }): Promise<boolean> {
+    const rows = await q('contents')
+      .where({ id, version, status: 'current' })
+      .update({ title: c.title, body: c.body, version: version + 1, updated_at: q.fn.now() })
+      .returning('id');
+    return rows.length > 0;
+  },
+
+  async insertVersion(q: Knex, v: { contentId: number; number: number; title: string; body: string; userId: number | null }): Promise<void> {
+    await q('content_versions').insert({ content_id: v.contentId, number: v.number, title: v.title, body: v.body, created_by: v.userId });
+  },
+
+  async versionBody(q: Knex, id: number, number: number): Promise<string | undefined> {
+    const row = (await q('content_versions').select('body').where({ content_id: id, number }).first()) as { body: string } | undefined;
+    return row?.body;
+  },
+
+  /** Replaces the content's code-box index rows: one delete, one multi-row insert. */
+  async replaceCodeboxes(q: Knex, contentId: number, rows: CodeboxRow[]): Promise<void> {
+    await q('codeboxes').where({ content_id: contentId }).del().returning('macro_id');
+    if (rows.length > 0) await q('codeboxes').insert(rows.map((r) => ({ content_id: contentId, ...r })));
+  },
+
+  /** Trashes the content and its comments. */
+  async trash(q: Knex, id: number): Promise<void> {
+    await q('contents')
+      .where((w) => w.where({ id }).orWhere({ container_id: id }))
+      .where({ status: 'current' })
+      .update({ status: 'trashed', updated_at: q.fn.now() })
+      .returning('id');
+  },
+
+  /** Makes the id sequence continue after the highest id (after inserts with explicit ids). */
+  async bumpIdSequence(q: Knex): Promise<void> {
+    await q.raw(`select setval(pg_get_serial_sequence('contents', 'id'), greatest((select max(id) from contents), 1))`);
+  },
+};

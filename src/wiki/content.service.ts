@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/http/app-error.ts';
+import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { decideView, type ContentType } from './content-access.ts';
+import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
+import { spacesRepository as spaces, type SpaceRow } from './spaces.repository.ts';
+import { prepareStorage } from './content-storage.ts';
+import { findMacroById } from './storage-format.ts';
+import type { CreateContentBody, UpdateContentBody } from './wiki.schemas.ts';
+
+/** What the content JSON is built from; `ancestors` and `container` only when asked for. */
+export interface ContentView {
+  record: ContentRecord;
+  ancestors?: ContentSummary[];
+  container?: ContentSummary;
+}
+
+export const contentNotFound = (id: number) => notFound(`No content found with id: ${id}`, 'CONTENT_NOT_FOUND');
+
+/** Administrators, or holders of `create` on the space for this content type, may write. */
+export async function mayWrite(q: Knex, user: AuthUser, spaceId: number, type: ContentType): Promise<boolean> {
+  return user.isAdmin || user.isSystemAdmin || spaces.canCreate(q, user.id, spaceId, type);
+}
+
+/**
+ * Content rules: who may read and write, versions, the trash, and the code-box index that every save
+ * rewrites in the same transaction. Content the caller may not view answers 404, like content that does
+ * not exist, so that ids reveal nothing.
+ */
+export class ContentService {
+  constructor(private readonly knex: Knex) {}
+
+  /** The content if the caller may view it (404 otherwise), with the optional parts requested. */
+  async get(user: AuthUser, id: number, expand: { ancestors: boolean; container: boolean }, q: Knex = this.knex): Promise<ContentView> {
+    if ((await decideView(q, user, id)).state !== 'allowed') throw contentNotFound(id);
+    const record = await contents.findRecord(q, id);
+    if (!record) throw contentNotFound(id);
+    const view: ContentView = { record };
+    if (expand.ancestors) view.ancestors = record.type === 'page' ? await contents.ancestors(q, id) : [];
+    if (expand.container && record.container_id !== null) view.container = await contents.summary(q, record.container_id);
+    return view;
+  }
+
+  async create(user: AuthUser, body: CreateContentBody): Promise<ContentView> {
+    return this.knex.transaction(async (trx) => {
+      const space = await spaces.findByKey(trx, body.space.key);
+      if (!space) throw notFound(`No space with key : ${body.space.key}`, 'SPACE_NOT_FOUND');
+      if (!(await mayWrite(trx, user, space.id, body.type))) {
+        throw forbidden(`Not permitted to create ${body.type} content in space ${space.key}`);
+      }
+      const place = await this.placement(trx, user, space, body);
+      const prepared = prepareStorage(body.body.storage.value);
+      const id = await contents.insert(trx, { ...place, type: body.type, spaceId: space.id, body: prepared.xhtml, userId: user.id });
+      await contents.insertVersion(trx, { contentId: id, number: 1, title: place.title, body: prepared.xhtml, userId: user.id });
+      await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
+      return this.get(user, id, { ancestors: true, container: true }, trx);
+    });
+  }
+
+  /** Parent, container and title of new content; referenced content must be viewable and in the space. */
+  private async placement(trx: Knex, user: AuthUser, space: SpaceRow, body: CreateContentBody) {
+    const refOk = async (refId: number, types: ContentType[]) => {
+      const d = await decideView(trx, user, refId);
+      const row = d.state === 'allowed' ? await contents.findRow(trx, refId) : undefined;
+      return row && types.includes(row.type) && row.space_id === space.id ? row : undefined;
+    };
+    if (body.type === 'comment') {
+      if (!body.container) throw badRequest('A comment needs a container (its page or blog post).', [{ name: 'container', message: 'required for comments' }]);
+      const container = await refOk(body.container.id, ['page', 'blogpost']);
+      if (!container) throw badRequest(`No page or blog post with id ${body.container.id} in space ${space.key}`, undefined, 'CONTAINER_NOT_FOUND');
+      return { title: `Re: ${container.title}`, parentId: null, containerId: container.id };
+    }
+    if (!body.title) throw badRequest('The title is required.', [{ name: 'title', message: 'The title is required.' }]);
+    if (body.container) throw badRequest(`A ${body.type} has no container.`, [{ name: 'container', message: 'only comments have a container' }]);
+    const parentRef = body.ancestors?.at(-1);
+    if (parentRef === undefined) return { title: body.title, parentId: null, containerId: null };
+    if (body.type !== 'page') throw badRequest('Only pages have ancestors.', [{ name: 'ancestors', message: 'only pages have ancestors' }]);
+    const parent = await refOk(parentRef.id, ['page']);
+    if (!parent) throw badRequest(`No page with id ${parentRef.id} in space ${space.key}`, undefined, 'PARENT_NOT_FOUND');
+    return { title: body.title, parentId: parent.id, containerId: null };
+  }
+
+  async update(user: AuthUser, id: number, body: UpdateContentBody): Promise<ContentView> {
+    return this.knex.transaction(async (trx) => {
+      const row = await this.writable(trx, user, id);
+      if (body.type !== undefined && body.type !== row.type) {
+        throw badRequest(`The type of content ${id} is ${row.type}; it cannot become ${body.type}.`, [{ name: 'type', message: 'cannot change' }]);
+      }
+      if (body.version.number !== row.version + 1) {
+        throw conflict(`Version must be incremented on update. Current version is: ${row.version}`, 'STALE_VERSION');
+      }
+      // Comments keep the title derived from their container.
+      const title = row.type === 'comment' ? row.title : (body.title ?? row.title);
+      const prepared = body.body ? prepareStorage(body.body.storage.value) : undefined;
+      const xhtml = prepared?.xhtml ?? row.body;
+      if (!(await contents.updateIfVersion(trx, id, row.version, { title, body: xhtml }))) {
+        throw conflict(`Version must be incremented on update. Current version is: ${row.version + 1}`, 'STALE_VERSION');
+      }
+      await contents.insertVersion(trx, { contentId: id, number: row.version + 1, title, body: xhtml, userId: user.id });
+      if (prepared) await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
+      return this.get(user, id, { ancestors: true, container: true }, trx);
+    });
+  }
+
+  /** Moves the content, with its comments, to the trash. */
+  async trash(user: AuthUser, id: number): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await this.writable(trx, user, id);
+      await contents.trash(trx, id);
+    });
+  }
+
+  /** The content row, if the caller may view (else 404) and write (else 403) it. */
+  async writable(trx: Knex, user: AuthUser, id: number) {
+    if ((await decideView(trx, user, id)).state !== 'allowed') throw contentNotFound(id);
+    const row = await contents.findRow(trx, id);
+    if (!row) throw contentNotFound(id);
+    if (!(await mayWrite(trx, user, row.space_id, row.type))) throw forbidden(`Not permitted to change content ${id}`);
+    return row;
+  }
+
+  /** A macro of one version (`0` = the current one) of viewable content, found by its id. */
+  async macro(user: AuthUser, id: number, version: number, macroId: string) {
+    if ((await decideView(this.knex, user, id)).state !== 'allowed') throw contentNotFound(id);
+    const xhtml = version === 0 ? (await contents.findRow(this.knex, id))?.body : await contents.versionBody(this.knex, id, version);
+    if (xhtml === undefined) throw notFound(`No version ${version} of content ${id}`, 'VERSION_NOT_FOUND');
+    const macro = findMacroById(xhtml, macroId);
+    if (!macro) throw new AppError(404, 'MACRO_NOT_FOUND', `No macro with id ${macroId} in version ${version} of content ${id}`);
+    return { name: macro.name, body: macro.body ?? '', parameters: { ...macro.parameters } };
+  }
+}

@@ -1,0 +1,34 @@
+import type { Knex } from 'knex';
+
+export interface ReadRestriction {
+  users: { name: string; display_name: string }[];
+  groups: { name: string }[];
+}
+
+/** Table access for content read restrictions (rows exist only while a restriction is set). */
+export const restrictionsRepository = {
+  async read(q: Knex, contentId: number): Promise<ReadRestriction> {
+    const [users, groups] = await Promise.all([
+      q('content_read_restrictions as r')
+        .join('users as u', 'u.id', 'r.user_id')
+        .where('r.content_id', contentId)
+        .orderBy('u.name_key')
+        .select<{ name: string; display_name: string }[]>('u.name', 'u.display_name'),
+      q('content_read_restrictions as r')
+        .join('groups as g', 'g.id', 'r.group_id')
+        .where('r.content_id', contentId)
+        .orderBy('g.name_key')
+        .select<{ name: string }[]>('g.name'),
+    ]);
+    return { users, groups };
+  },
+
+  async replace(q: Knex, contentId: number, userIds: number[], groupIds: number[]): Promise<void> {
+    await q('content_read_restrictions').where({ content_id: contentId }).del().returning('id');
+    const rows = [
+      ...[...new Set(userIds)].map((user_id) => ({ content_id: contentId, user_id })),
+      ...[...new Set(groupIds)].map((group_id) => ({ content_id: contentId, group_id })),
+    ];
+    if (rows.length > 0) await q('content_read_restrictions').insert(rows);
+  },
+};

@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import { badRequest } from '../platform/http/app-error.ts';
+import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { usersRepository } from '../directory/users.repository.ts';
+import { groupsRepository } from '../directory/groups.repository.ts';
+import { decideView } from './content-access.ts';
+import { contentNotFound, type ContentService } from './content.service.ts';
+import { restrictionsRepository as restrictions, type ReadRestriction } from './restrictions.repository.ts';
+import type { RestrictionsBody } from './wiki.schemas.ts';
+
+/** Read restrictions of pages and blog posts (comments have none: they follow their container). */
+export class RestrictionsService {
+  constructor(
+    private readonly knex: Knex,
+    private readonly content: ContentService,
+  ) {}
+
+  async getRead(user: AuthUser, id: number): Promise<ReadRestriction> {
+    if ((await decideView(this.knex, user, id)).state !== 'allowed') throw contentNotFound(id);
+    return restrictions.read(this.knex, id);
+  }
+
+  /**
+   * Replaces the read restriction. Every named user and group must exist (400 naming the unknown ones).
+   * Empty lists (or an empty array) lift the restriction. The caller may restrict itself out: the host
+   * lets owners do that too, and an administrator with `create` can lift it only if still able to view.
+   */
+  async putRead(user: AuthUser, id: number, body: RestrictionsBody): Promise<ReadRestriction> {
+    return this.knex.transaction(async (trx) => {
+      const row = await this.content.writable(trx, user, id);
+      if (row.type === 'comment') {
+        throw badRequest('Comments cannot be restricted; they follow their page or blog post.', undefined, 'COMMENT_RESTRICTION');
+      }
+      const entry = body[0]?.restrictions;
+      const userNames = (entry?.user ?? []).map((u) => u.username);
+      const groupNames = (entry?.group ?? []).map((g) => g.name);
+      const [foundUsers, foundGroups] = [
+        await usersRepository.findByNames(trx, userNames),
+        await groupsRepository.findByNames(trx, groupNames),
+      ];
+      const missingUsers = userNames.filter((n) => !foundUsers.some((u) => u.name.toLowerCase() === n.toLowerCase()));
+      const missingGroups = groupNames.filter((n) => !foundGroups.some((g) => g.name.toLowerCase() === n.toLowerCase()));
+      if (missingUsers.length > 0 || missingGroups.length > 0) {
+        throw badRequest('Unknown users or groups in the restriction.', [
+          ...missingUsers.map((n) => ({ name: 'user', message: `No user with name ${n}`, value: n })),
+          ...missingGroups.map((n) => ({ name: 'group', message: `No group with name ${n}`, value: n })),
+        ], 'SUBJECT_NOT_FOUND');
+      }
+      await restrictions.replace(trx, id, foundUsers.map((u) => u.id), foundGroups.map((g) => g.id));
+      return restrictions.read(trx, id);
+    });
+  }
+}

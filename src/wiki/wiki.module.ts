@@ -1,0 +1,26 @@
+import type { Knex } from 'knex';
+import type { Router } from 'express';
+import { SpacesService } from './spaces.service.ts';
+import { ContentService } from './content.service.ts';
+import { RestrictionsService } from './restrictions.service.ts';
+import { createSpacesRouter } from './spaces.routes.ts';
+import { createContentRouter } from './content.routes.ts';
+
+export interface WikiServices {
+  spaces: SpacesService;
+  content: ContentService;
+  restrictions: RestrictionsService;
+}
+
+export function createWikiServices(knex: Knex): WikiServices {
+  const content = new ContentService(knex);
+  return { spaces: new SpacesService(knex), content, restrictions: new RestrictionsService(knex, content) };
+}
+
+/** The routers of the wiki host REST, for the `/rest/api` mount. */
+export function createWikiRouters(wiki: WikiServices, baseUrl: string): Router[] {
+  return [createSpacesRouter({ spaces: wiki.spaces, baseUrl }), createContentRouter({ ...wiki, baseUrl })];
+}
+
+/** The wiki mount takes large bodies: a code-box template alone may be 1 MiB, and a page holds many. */
+export const WIKI_BODY_LIMIT = 16 * 1024 * 1024;

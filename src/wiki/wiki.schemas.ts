@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+// Request shapes of the wiki host REST. Objects are not strict: Confluence clients habitually send back
+// whole content JSON (id, status, _links …) on updates, and the real host ignores what it does not need.
+
+const MAX_INT4 = 2147483647;
+
+/** A content id as a path segment or JSON value: digits (string or number) within the id column's range. */
+export const contentId = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v))
+  .pipe(z.string().regex(/^\d{1,10}$/, 'The content id must be a number.'))
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_INT4, 'The content id is out of range.');
+
+export const spaceKey = z
+  .string({ error: 'The space key is required.' })
+  .regex(/^[A-Za-z0-9]{1,255}$/, 'The space key must be 1-255 letters or digits.');
+
+export const contentTypes = ['page', 'blogpost', 'comment'] as const;
+export const contentType = z.enum(contentTypes, { error: 'The type must be page, blogpost or comment.' });
+
+export const createSpaceBody = z.object({
+  key: spaceKey,
+  name: z.string({ error: 'The space name is required.' }).trim().min(1, 'The space name is required.').max(255),
+  // Confluence sends `description: {plain: {value, representation}}`; a plain string is accepted too.
+  description: z
+    .union([z.string().max(10_000), z.object({ plain: z.object({ value: z.string().max(10_000) }) })])
+    .optional()
+    .transform((d) => (d === undefined ? '' : typeof d === 'string' ? d : d.plain.value)),
+});
+
+export const permissionBody = z.object({
+  subject: z.object({
+    type: z.enum(['user', 'group'], { error: 'subject.type must be user or group.' }),
+    identifier: z.string({ error: 'subject.identifier is required.' }).trim().min(1, 'subject.identifier is required.').max(255),
+  }),
+  operation: z
+    .object({
+      key: z.enum(['read', 'create'], { error: 'operation.key must be read or create.' }),
+      target: z.enum(['space', 'page', 'blogpost', 'comment'], { error: 'operation.target must be space, page, blogpost or comment.' }),
+    })
+    // Reading is granted per space only, as on the real host (there is no "read pages only").
+    .refine((o) => o.key !== 'read' || o.target === 'space', { error: 'A read permission must target the space.', path: ['target'] }),
+});
+
+export const permissionParams = z.object({
+  key: spaceKey,
+  id: z.string().regex(/^\d{1,10}$/, 'The permission id must be a number.').transform(Number),
+});
+
+const storageBody = z.object({
+  storage: z.object({
+    value: z.string({ error: 'body.storage.value is required.' }),
+    representation: z.literal('storage', { error: 'Only the storage representation is supported.' }).optional(),
+  }),
+});
+
+const title = z.string({ error: 'The title is required.' }).trim().min(1, 'The title is required.').max(255, 'The title must be at most 255 characters.');
+
+export const createContentBody = z.object({
+  type: contentType,
+  // Comments take their title from the container; everything else needs one (checked in the service).
+  title: title.optional(),
+  space: z.object({ key: spaceKey }, { error: 'space.key is required.' }),
+  ancestors: z.array(z.object({ id: contentId })).max(100).optional(),
+  container: z.object({ id: contentId, type: z.string().optional() }).optional(),
+  body: storageBody,
+});
+
+export const updateContentBody = z.object({
+  type: contentType.optional(),
+  title: title.optional(),
+  body: storageBody.optional(),
+  version: z.object({ number: z.number({ error: 'version.number is required.' }).int().min(2).max(MAX_INT4) }, {
+    error: 'version.number is required.',
+  }),
+});
+
+export const idParams = z.object({ id: contentId });
+
+export const macroParams = z.object({
+  id: contentId,
+  version: z.string().regex(/^\d{1,10}$/, 'The version must be a number.').transform(Number),
+  macroId: z.string().min(1).max(255),
+});
+
+/** `expand=a,b.c` (repeated keys are joined): which optional parts of the content JSON to include. */
+export const expandQuery = z.object({
+  expand: z
+    .union([z.string().max(1000), z.array(z.string().max(1000)).max(20)])
+    .optional()
+    .transform((e) => new Set((Array.isArray(e) ? e.join(',') : (e ?? '')).split(',').map((s) => s.trim()).filter(Boolean))),
+});
+
+const restrictionUser = z.object({ username: z.string().min(1).max(255), type: z.string().optional() });
+const restrictionGroup = z.object({ name: z.string().min(1).max(255), type: z.string().optional() });
+// Each list may come as an array or in the `{results: [...]}` form GET answers with, so a GET can be PUT back.
+const listOf = <T extends z.ZodType>(item: T) =>
+  z.union([z.array(item).max(1000), z.object({ results: z.array(item).max(1000) }).transform((r) => r.results)]).optional();
+
+export const restrictionsBody = z
+  .array(
+    z.object({
+      operation: z.literal('read', { error: 'Only read restrictions are supported.' }),
+      restrictions: z.object({ user: listOf(restrictionUser), group: listOf(restrictionGroup) }).optional(),
+    }),
+  )
+  .max(1, 'Send at most one read restriction entry.');
+
+export type CreateSpaceBody = z.output<typeof createSpaceBody>;
+export type PermissionBody = z.output<typeof permissionBody>;
+export type CreateContentBody = z.output<typeof createContentBody>;
+export type UpdateContentBody = z.output<typeof updateContentBody>;
+export type RestrictionsBody = z.output<typeof restrictionsBody>;
