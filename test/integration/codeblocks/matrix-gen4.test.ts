@@ -1,0 +1,3 @@
+import { defineMatrix } from './matrix.ts';
+
+defineMatrix('4');
