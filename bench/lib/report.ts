@@ -1,0 +1,125 @@
+// Renders the results: a Markdown table (console + bench/results/latest.md) and the
+// full JSON (bench/results/<timestamp>.json, git-ignored).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ScenarioResult } from './types.ts';
+
+export interface RunMeta {
+  startedAt: string;
+  /** 'postgres' or 'pglite'; latest.md keeps one section per storage. */
+  storage: 'postgres' | 'pglite';
+  storageDetail: string;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  only: string | null;
+  node: string;
+  cpu: string;
+  cores: number;
+  /** 1-minute load average before the run: others sharing the machine skew the numbers. */
+  loadAverage: number;
+  serverEntry: string;
+  serverEnv: Record<string, string>;
+}
+
+const num = (n: number | null, digits: number): string => (n === null ? '—' : n.toFixed(digits));
+
+/** autocannon records whole milliseconds, so 0 means "under 1 ms". */
+const ms = (n: number, kind: ScenarioResult['kind']): string =>
+  kind === 'latency' ? n.toFixed(2) : n === 0 ? '<1' : n.toFixed(0);
+
+function verdictCell(r: ScenarioResult): string {
+  if (r.error) return '**ERROR**';
+  const failed = r.checks.filter((c) => c.verdict === 'FAIL').length;
+  if (failed > 0) return `**FAIL** (${failed})`;
+  if (r.checks.length === 0) return '';
+  return r.checks.some((c) => c.verdict === 'SKIP') ? 'PASS (some skipped)' : 'PASS';
+}
+
+export function renderTable(results: readonly ScenarioResult[]): string {
+  const head =
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | × express | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---|';
+  const rows = results.map((r) => {
+    const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
+    const errors = r.kind === 'latency' ? '—' : String(r.errorsAndNon2xx);
+    const cells = [
+      name,
+      num(r.requestsPerSec, 0),
+      r.error ? '—' : ms(r.p50Ms, r.kind),
+      r.error ? '—' : ms(r.p99Ms, r.kind),
+      errors,
+      num(r.peakRssMb, 0),
+      num(r.ratioToNodeHttp, 2),
+      num(r.ratioToExpress, 2),
+      verdictCell(r),
+    ];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+export function renderChecks(results: readonly ScenarioResult[]): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    if (r.error) lines.push(`ERROR ${r.name}: ${r.error.split('\n')[0]}`);
+    for (const c of r.checks) lines.push(`${c.verdict.padEnd(4)}  ${r.name}: ${c.label} (got ${c.detail})`);
+  }
+  return lines;
+}
+
+export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioResult[]): string {
+  const env = Object.entries(meta.serverEnv)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  return [
+    `### ${meta.storage === 'postgres' ? 'PostgreSQL' : 'PGlite'} — ${meta.startedAt}`,
+    '',
+    `- storage: ${meta.storageDetail}`,
+    `- load: autocannon in a separate process, ${meta.connections} connections, ${meta.durationSec} s measured ` +
+      `after ${meta.warmupSec} s warm-up per scenario${meta.only ? `, only scenarios matching "${meta.only}"` : ''}`,
+    `- machine: ${meta.cores} × ${meta.cpu}, Node ${meta.node}, load average ${meta.loadAverage.toFixed(2)} at start`,
+    `- server: \`node --import tsx ${meta.serverEntry} serve\` with \`${env}\``,
+    '',
+    renderTable(results),
+    '',
+    'Target checks:',
+    '',
+    '```',
+    ...renderChecks(results),
+    '```',
+  ].join('\n');
+}
+
+const HEADER = `# Benchmark results
+
+Written by \`npm run bench\` (see bench/README.md). Each storage keeps its own latest run below.
+`;
+
+/** Replaces this storage's section of latest.md and leaves the other one in place. */
+function mergeLatest(previous: string | null, storage: string, section: string): string {
+  const start = `<!-- bench:${storage}:start -->`;
+  const end = `<!-- bench:${storage}:end -->`;
+  const block = `${start}\n${section}\n${end}`;
+  const doc = previous ?? HEADER;
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from >= 0 && to > from) return doc.slice(0, from) + block + doc.slice(to + end.length);
+  return `${doc.trimEnd()}\n\n${block}\n`;
+}
+
+export async function writeResults(
+  resultsDir: string,
+  meta: RunMeta,
+  results: readonly ScenarioResult[],
+): Promise<{ markdownPath: string; jsonPath: string }> {
+  await mkdir(resultsDir, { recursive: true });
+  // Colons are not allowed in file names on every system the repo may be checked out on.
+  const jsonPath = join(resultsDir, `${meta.startedAt.replace(/:/g, '-')}.json`);
+  await writeFile(jsonPath, JSON.stringify({ meta, results }, null, 2) + '\n');
+
+  const markdownPath = join(resultsDir, 'latest.md');
+  const previous = await readFile(markdownPath, 'utf8').catch(() => null);
+  await writeFile(markdownPath, mergeLatest(previous, meta.storage, renderMarkdownSection(meta, results)));
+  return { markdownPath, jsonPath };
+}

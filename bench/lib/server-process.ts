@@ -1,0 +1,49 @@
+// Starts the real addon-pair server (`src/main.ts serve`) for the bench.
+import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts';
+
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_PASSWORD = 'bench-admin-pw';
+
+/**
+ * The lock-out after MAX_AUTH_ATTEMPTS failed logins would turn the
+ * `basic-wrong-password` scenario into a "user is locked" benchmark after a few
+ * requests. Raising it keeps every request on the full password check, which is
+ * the path worth measuring (and proves a wrong password is refused every time).
+ */
+export const BENCH_MAX_AUTH_ATTEMPTS = '1000000000';
+
+export type Storage = { kind: 'postgres'; databaseUrl: string } | { kind: 'pglite' };
+
+/** `entry` is relative to the repo root; normally `src/main.ts`. */
+export async function startAppServer(
+  repoRoot: string,
+  storage: Storage,
+  entry: string,
+): Promise<RunningChild> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    ADMIN_USERNAME,
+    ADMIN_PASSWORD,
+    DEMO: '0',
+    LOG_LEVEL: 'warn',
+    MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
+  };
+  // Override whatever the caller's shell exports. DATABASE_URL is set to '' (which the
+  // config treats as unset) rather than deleted, so a developer's .env cannot fill it in.
+  if (storage.kind === 'postgres') {
+    env.DATABASE_URL = storage.databaseUrl;
+    delete env.DATA_DIR;
+  } else {
+    env.DATABASE_URL = '';
+    env.DATA_DIR = 'memory://';
+  }
+
+  const { child, running } = spawnNode('server', [entry, 'serve'], { cwd: repoRoot, env, port });
+  // 60 s: PGlite alone needs 3-4 s to create on this 2-core machine, plus migrations.
+  await waitForHttp(child, running, '/status', 60_000);
+  return running;
+}

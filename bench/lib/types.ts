@@ -1,0 +1,141 @@
+// Shared types for the benchmark harness. Scenario files import only from here
+// (and from ./context.ts for helpers), so adding a scenario never touches run.ts.
+
+/** What one HTTP request of an `http` scenario looks like. Sent identically on every request. */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  path: string;
+  headers?: Record<string, string>;
+  /** A string is sent as-is; anything else is JSON-encoded with `content-type: application/json`. */
+  body?: unknown;
+}
+
+export interface HttpOptions {
+  /** Full `Authorization` header value, e.g. `ctx.adminAuth` or `bearer(token)`. */
+  auth?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the response says so, otherwise the text. */
+  body: unknown;
+}
+
+export interface BenchContext {
+  baseUrl: string;
+  /** `Basic …` header value for the bootstrap admin. */
+  adminAuth: string;
+  adminUsername: string;
+  adminPassword: string;
+  /** Small fetch wrapper for setups; throws nothing on non-2xx, check `status` yourself. */
+  http(method: string, path: string, options?: HttpOptions): Promise<HttpResponse>;
+  /** Shared across all scenarios of one run, so a setup can leave a token for a later request. */
+  state: Record<string, unknown>;
+}
+
+/**
+ * Targets a scenario declares. All are checked after the run; a failed target is
+ * reported as FAIL but does not change the exit code (the bench is a report, not a gate).
+ */
+export type Target =
+  | { minRatioToExpress: number }
+  | { minRatioToNodeHttp: number }
+  | { ratioTo: string; min: number }
+  | { minRps: number }
+  | { maxP50Ms: number }
+  | { maxP99Ms: number }
+  | { maxMedianMs: number }
+  | { maxRssMb: number };
+
+interface ScenarioBase {
+  name: string;
+  description?: string;
+  /** Runs once before the load; may create data and put it on `ctx.state`. */
+  setup?(ctx: BenchContext): Promise<void>;
+  targets: Target[];
+}
+
+/** Throughput scenario: autocannon hammers one request from a separate process. */
+export interface HttpScenario extends ScenarioBase {
+  kind?: 'http';
+  /** A function is evaluated once, after setup, so it can read `ctx.state`. */
+  request: RequestSpec | ((ctx: BenchContext) => RequestSpec);
+  /**
+   * When set, every response must carry exactly this status (checked as an implicit target).
+   * When unset, every response must be 2xx.
+   */
+  expectStatus?: number;
+}
+
+/**
+ * Latency scenario: `call` runs `iterations` times one after another in the
+ * orchestrator process, and the median/p99 of the per-call wall time is reported.
+ * Meant for "creating one option takes a median under 15 ms"-style targets.
+ */
+export interface LatencyScenario extends ScenarioBase {
+  kind: 'latency';
+  /** Default 200. */
+  iterations?: number;
+  /** Untimed calls before measuring. Default 10. */
+  warmupIterations?: number;
+  call(ctx: BenchContext, iteration: number): Promise<void>;
+}
+
+export type Scenario = HttpScenario | LatencyScenario;
+
+/** What the load worker prints (one JSON line on stdout). */
+export interface LoadResult {
+  requestsPerSec: number;
+  totalRequests: number;
+  durationSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  /** How long the server needed after the warm-up to finish its backlog (-1: gave up after 60 s). */
+  settleAfterWarmupMs: number;
+}
+
+/** Options handed to the load worker (JSON in argv[2]). */
+export interface LoadConfig {
+  url: string;
+  method: RequestSpec['method'];
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  /** The server's pid, to wait for its warm-up backlog to drain before measuring. */
+  serverPid?: number;
+}
+
+export type Verdict = 'PASS' | 'FAIL' | 'SKIP';
+
+export interface TargetCheck {
+  label: string;
+  verdict: Verdict;
+  detail: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  kind: 'baseline' | 'http' | 'latency';
+  requestsPerSec: number | null;
+  p50Ms: number;
+  p99Ms: number;
+  /** Socket errors + timeouts + responses outside the expected status. */
+  errorsAndNon2xx: number;
+  totalRequests: number;
+  peakRssMb: number | null;
+  ratioToNodeHttp: number | null;
+  ratioToExpress: number | null;
+  checks: TargetCheck[];
+  raw?: LoadResult;
+  error?: string;
+}

@@ -1,0 +1,313 @@
+// `npm run bench`: measures the two baselines, then the addon-pair server under
+// every scenario in bench/scenarios/, and writes a report. See bench/README.md.
+//
+// Everything is sequential on purpose: the machine has 2 cores, one for the server
+// under test and one for the load-generator process. Running two things at once
+// would measure the scheduler, not the server.
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type BenchOptions } from './lib/args.ts';
+import { BASELINES, EXPRESS_BASELINE, NODE_HTTP_BASELINE, startBaseline } from './lib/baselines.ts';
+import type { RunningChild } from './lib/child.ts';
+import { createContext } from './lib/context.ts';
+import {
+  createThrowAwayDatabase,
+  DEFAULT_BENCH_DATABASE_URL,
+  type ThrowAwayDatabase,
+} from './lib/database.ts';
+import { waitForIdle } from './lib/idle.ts';
+import { runLatency } from './lib/latency.ts';
+import { runLoad, toLoadConfig } from './lib/load.ts';
+import { renderChecks, renderTable, writeResults, type RunMeta } from './lib/report.ts';
+import { sampleRss } from './lib/rss.ts';
+import { loadScenarios } from './lib/scenarios.ts';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  BENCH_MAX_AUTH_ATTEMPTS,
+  startAppServer,
+  type Storage,
+} from './lib/server-process.ts';
+import { evaluateTarget, statusCheck } from './lib/targets.ts';
+import type { BenchContext, HttpScenario, LoadResult, Scenario, ScenarioResult } from './lib/types.ts';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(benchDir, '..');
+const resultsDir = join(benchDir, 'results');
+
+// Cleanup steps (stop children, drop the database) also run on Ctrl-C.
+const cleanups: Array<() => Promise<void>> = [];
+async function runCleanups(): Promise<void> {
+  while (cleanups.length > 0) {
+    const step = cleanups.pop();
+    await step?.().catch((err: unknown) => console.error('cleanup failed:', err));
+  }
+}
+// The children get the same Ctrl-C, so the run's own promises fail meanwhile: the flag
+// stops main() from carrying on and writing a report made of those failures.
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  console.error('\ninterrupted, cleaning up…');
+  void runCleanups().finally(() => process.exit(130));
+});
+class Interrupted extends Error {}
+function checkInterrupted(): void {
+  if (interrupted) throw new Interrupted('interrupted');
+}
+
+function emptyResult(name: string, kind: ScenarioResult['kind']): ScenarioResult {
+  return {
+    name,
+    kind,
+    requestsPerSec: null,
+    p50Ms: 0,
+    p99Ms: 0,
+    errorsAndNon2xx: 0,
+    totalRequests: 0,
+    peakRssMb: null,
+    ratioToNodeHttp: null,
+    ratioToExpress: null,
+    checks: [],
+  };
+}
+
+function fromLoad(
+  name: string,
+  kind: ScenarioResult['kind'],
+  raw: LoadResult,
+  peakRssMb: number | null,
+): ScenarioResult {
+  return {
+    ...emptyResult(name, kind),
+    requestsPerSec: raw.requestsPerSec,
+    p50Ms: raw.latencyP50Ms,
+    p99Ms: raw.latencyP99Ms,
+    errorsAndNon2xx: raw.errors + raw.non2xx,
+    totalRequests: raw.totalRequests,
+    peakRssMb,
+    raw,
+  };
+}
+
+/** Load against `target` while sampling the server's RSS (warm-up included: a peak is a peak). */
+async function measureHttp(
+  target: RunningChild,
+  name: string,
+  kind: ScenarioResult['kind'],
+  config: ReturnType<typeof toLoadConfig>,
+): Promise<ScenarioResult> {
+  // Start from a quiet server: the previous scenario may have left slow requests queued.
+  await settle(target);
+  const rss = sampleRss(target.pid);
+  try {
+    const raw = await runLoad(benchDir, { ...config, serverPid: target.pid });
+    return fromLoad(name, kind, raw, rss.stop());
+  } finally {
+    rss.stop();
+  }
+}
+
+async function settle(target: RunningChild): Promise<void> {
+  const waited = await waitForIdle(target.pid);
+  if (waited < 0) console.warn(`  ${target.name} still busy after 60 s; measuring anyway`);
+  else if (waited > 1000) console.log(`  waited ${(waited / 1000).toFixed(1)} s for the server to go idle`);
+}
+
+async function runBaselines(options: BenchOptions): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const baseline of BASELINES) {
+    checkInterrupted();
+    console.log(`▶ ${baseline.name}`);
+    const server = await startBaseline(benchDir, baseline.script, baseline.name);
+    cleanups.push(() => server.stop());
+    try {
+      const config = toLoadConfig(server.baseUrl, { method: 'GET', path: '/' }, loadOptions(options));
+      results.push(await measureHttp(server, baseline.name, 'baseline', config));
+    } finally {
+      await server.stop();
+    }
+  }
+  return results;
+}
+
+function loadOptions(options: BenchOptions): { connections: number; durationSec: number; warmupSec: number } {
+  return { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec };
+}
+
+async function runHttpScenario(
+  scenario: HttpScenario,
+  ctx: BenchContext,
+  server: RunningChild,
+  options: BenchOptions,
+): Promise<ScenarioResult> {
+  const request = typeof scenario.request === 'function' ? scenario.request(ctx) : scenario.request;
+  // One probe request first: a wrong path or missing token should fail with a readable
+  // message, not as 300 000 non-2xx responses.
+  const probe = await ctx.http(request.method, request.path, {
+    headers: request.headers,
+    body: request.body,
+  });
+  const expected = scenario.expectStatus;
+  if (expected === undefined ? probe.status < 200 || probe.status > 299 : probe.status !== expected) {
+    const body = typeof probe.body === 'string' ? probe.body : JSON.stringify(probe.body);
+    throw new Error(
+      `probe ${request.method} ${request.path} answered ${probe.status} (expected ${expected ?? '2xx'}): ${body.slice(0, 200)}`,
+    );
+  }
+  const result = await measureHttp(
+    server,
+    scenario.name,
+    'http',
+    toLoadConfig(server.baseUrl, request, loadOptions(options)),
+  );
+  const implicit = statusCheck(result, scenario.expectStatus);
+  if (implicit) result.checks.push(implicit);
+  return result;
+}
+
+async function runScenario(
+  scenario: Scenario,
+  ctx: BenchContext,
+  server: RunningChild,
+  options: BenchOptions,
+): Promise<ScenarioResult> {
+  await scenario.setup?.(ctx);
+  if (scenario.kind === 'latency') {
+    await settle(server);
+    const rss = sampleRss(server.pid);
+    const latency = await runLatency(scenario, ctx).finally(() => rss.stop());
+    return {
+      ...emptyResult(scenario.name, 'latency'),
+      p50Ms: latency.medianMs,
+      p99Ms: latency.p99Ms,
+      totalRequests: latency.iterations,
+      peakRssMb: rss.stop(),
+    };
+  }
+  return runHttpScenario(scenario, ctx, server, options);
+}
+
+async function prepareStorage(options: BenchOptions): Promise<{ storage: Storage; detail: string }> {
+  if (options.pglite) return { storage: { kind: 'pglite' }, detail: 'PGlite in memory (DATA_DIR=memory://)' };
+  const adminUrl = process.env.BENCH_DATABASE_URL || DEFAULT_BENCH_DATABASE_URL;
+  const db: ThrowAwayDatabase = await createThrowAwayDatabase(adminUrl);
+  cleanups.push(() => db.drop());
+  const shown = new URL(db.url);
+  shown.password = shown.password ? '***' : '';
+  return {
+    storage: { kind: 'postgres', databaseUrl: db.url },
+    detail: `PostgreSQL, throw-away database ${shown.toString()}`,
+  };
+}
+
+/** BENCH_SERVER_ENTRY lets the harness be tried against a stand-in server (see README). */
+function serverEntry(): string {
+  return process.env.BENCH_SERVER_ENTRY || 'src/main.ts';
+}
+
+async function runScenarios(
+  scenarios: readonly Scenario[],
+  options: BenchOptions,
+): Promise<{ results: ScenarioResult[]; detail: string }> {
+  const { storage, detail } = await prepareStorage(options);
+  const entry = serverEntry();
+  console.log(`▶ starting ${entry} serve on ${storage.kind}`);
+  const server = await startAppServer(repoRoot, storage, entry);
+  cleanups.push(() => server.stop());
+  const ctx = createContext(server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) {
+    checkInterrupted();
+    console.log(`▶ ${scenario.name}`);
+    try {
+      results.push(await runScenario(scenario, ctx, server, options));
+      checkInterrupted();
+    } catch (err) {
+      if (interrupted) throw new Interrupted('interrupted');
+      const message = err instanceof Error ? err.message : String(err);
+      console.error(`  ERROR ${scenario.name}: ${message}`);
+      results.push({
+        ...emptyResult(scenario.name, scenario.kind === 'latency' ? 'latency' : 'http'),
+        error: message,
+      });
+    }
+  }
+  return { results, detail };
+}
+
+function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[]): void {
+  const byName = new Map(results.map((r) => [r.name, r]));
+  const nodeHttp = byName.get(NODE_HTTP_BASELINE)?.requestsPerSec ?? null;
+  const express = byName.get(EXPRESS_BASELINE)?.requestsPerSec ?? null;
+  for (const r of results) {
+    if (r.requestsPerSec === null || r.kind === 'latency') continue;
+    r.ratioToNodeHttp = nodeHttp ? r.requestsPerSec / nodeHttp : null;
+    r.ratioToExpress = express ? r.requestsPerSec / express : null;
+  }
+  for (const scenario of scenarios) {
+    const result = byName.get(scenario.name);
+    if (!result || result.error) continue;
+    for (const target of scenario.targets) result.checks.push(evaluateTarget(target, result, byName));
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const startedAt = new Date().toISOString();
+  const loadAverage = loadavg()[0] ?? 0;
+  const all = await loadScenarios(benchDir);
+  const only = options.only;
+  const selected = only ? all.filter((s) => s.name.includes(only)) : all;
+  if (selected.length === 0) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
+
+  const results = await runBaselines(options);
+  let storageDetail = 'not started (no scenario selected)';
+  if (selected.length > 0) {
+    const run = await runScenarios(selected, options);
+    results.push(...run.results);
+    storageDetail = run.detail;
+  }
+  checkInterrupted();
+  await runCleanups();
+  applyTargets(selected, results);
+
+  const meta: RunMeta = {
+    startedAt,
+    storage: options.pglite ? 'pglite' : 'postgres',
+    storageDetail,
+    durationSec: options.durationSec,
+    warmupSec: options.warmupSec,
+    connections: options.connections,
+    only: options.only,
+    node: process.version,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    loadAverage,
+    serverEntry: serverEntry(),
+    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS },
+  };
+  console.log('\n' + renderTable(results) + '\n');
+  const checks = renderChecks(results);
+  for (const line of checks) console.log(line);
+  const failures = checks.filter((l) => l.startsWith('FAIL') || l.startsWith('ERROR'));
+  if (failures.length > 0) {
+    console.log(`\n${failures.length} target(s) FAILED or errored:`);
+    for (const line of failures) console.log(`  ✗ ${line}`);
+  } else {
+    console.log('\nall targets PASS');
+  }
+  checkInterrupted();
+  const { markdownPath, jsonPath } = await writeResults(resultsDir, meta, results);
+  console.log(`\nwrote ${relative(repoRoot, markdownPath)} and ${relative(repoRoot, jsonPath)}`);
+}
+
+// A report, not a gate: failed targets leave the exit code at 0; only a harness error sets 1.
+main().catch(async (err: unknown) => {
+  // On Ctrl-C the SIGINT handler owns clean-up and the exit code.
+  if (interrupted) return;
+  console.error(err instanceof Error ? err.message : String(err));
+  await runCleanups();
+  process.exitCode = 1;
+});
