@@ -19,7 +19,7 @@ const RUN_PREFIX = `addon_pair_t${process.pid}_${Date.now().toString(36)}`;
 
 async function buildPgliteTemplate(): Promise<string> {
   const pglite = await PGlite.create();
-  const db = createDb({ pglite });
+  const db = createDb({ pglite, acquireTimeoutMs: 60_000 });
   await migrateLatest(db);
   const dump = await pglite.dumpDataDir('none');
   const file = path.join(os.tmpdir(), `${RUN_PREFIX}.tar`);
@@ -34,7 +34,7 @@ async function buildPgTemplate(url: string): Promise<string> {
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const db = createDb({ databaseUrl: withDatabase(url, name) });
+  const db = createDb({ databaseUrl: withDatabase(url, name), acquireTimeoutMs: 60_000 });
   await migrateLatest(db);
   await db.close();
   return name;

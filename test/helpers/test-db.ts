@@ -25,7 +25,8 @@ export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: s
   if (kind === 'pglite') {
     const dump = fs.readFileSync(inject('pgliteTemplate'));
     const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
-    return { db: createDb({ pglite, acquireTimeoutMs: 5000 }) };
+    // Short enough that a query outside `trx` (a deadlock on PGlite's one connection) fails the test, long enough for a loaded CI machine.
+    return { db: createDb({ pglite, acquireTimeoutMs: 15_000 }) };
   }
   const template = inject('pgTemplateDb');
   const name = `${template.replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
@@ -37,5 +38,5 @@ export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: s
     await admin.end();
   }
   const url = withDatabase(pgServerUrl(), name);
-  return { db: createDb({ databaseUrl: url, acquireTimeoutMs: 5000, poolMax: 10 }), url };
+  return { db: createDb({ databaseUrl: url, acquireTimeoutMs: 15_000, poolMax: 10 }), url };
 }

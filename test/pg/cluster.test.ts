@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { pgServerUrl } from '../helpers/test-db.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const auth = (u: string, p: string) => ({ Authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}` });
+
+/** An empty database of its own (not the migrated template): these tests start real server processes on it. */
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `addon_pair_cluster_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgServerUrl() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(pgServerUrl());
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: pgServerUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof emptyDatabase>>;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    db = await emptyDatabase();
+    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1' };
+    // Both start at the same moment on an empty database: migrations, first admin and demo must happen once.
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.drop();
+  });
+
+  it('migrated and seeded once although both started together', async () => {
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      const users = await c.query<{ name: string }>('select name from users order by name');
+      expect(users.rows.map((r) => r.name)).toEqual(['admin', 'alice']);
+      const batches = await c.query<{ n: number }>('select count(distinct batch)::int as n from knex_migrations');
+      expect(batches.rows[0]!.n).toBe(1);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('a lock earned on one node holds on the other until an administrator resets it', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${a.url}/rest/api/2/myself`, { headers: auth('alice', 'wrong') });
+      expect(res.status).toBe(401);
+    }
+    const onB = await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'alice') });
+    expect(onB.status).toBe(401);
+    expect(onB.headers.get('x-seraph-loginreason')).toBe('AUTHENTICATION_DENIED');
+    const reset = await fetch(`${a.url}/rest/api/2/user/lockout?username=alice`, { method: 'DELETE', headers: auth('admin', 'cluster-admin') });
+    expect(reset.status).toBe(204);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'alice') })).status).toBe(200);
+  });
+
+  it('failures counted on both nodes add up', async () => {
+    await fetch(`${a.url}/rest/api/2/myself`, { headers: auth('alice', 'wrong') });
+    await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'wrong') });
+    await fetch(`${a.url}/rest/api/2/myself`, { headers: auth('alice', 'wrong') });
+    const res = await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'alice') });
+    expect(res.headers.get('x-seraph-loginreason')).toBe('AUTHENTICATION_DENIED');
+    await fetch(`${a.url}/rest/api/2/user/lockout?username=alice`, { method: 'DELETE', headers: auth('admin', 'cluster-admin') });
+  });
+
+  it('a password changed on one node stops the old one on the other at once (no stale credential cache)', async () => {
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'alice') })).status).toBe(200);
+    const put = await fetch(`${a.url}/rest/api/2/user/password?username=alice`, {
+      method: 'PUT',
+      headers: { ...auth('admin', 'cluster-admin'), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ password: 'changed' }),
+    });
+    expect(put.status).toBe(204);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'alice') })).status).toBe(401);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'changed') })).status).toBe(200);
+  });
+
+  it('a token revoked on one node stops on the other at once', async () => {
+    const created = await fetch(`${a.url}/rest/pat/latest/tokens`, {
+      method: 'POST',
+      headers: { ...auth('admin', 'cluster-admin'), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x' }),
+    });
+    const { id, rawToken } = (await created.json()) as { id: number; rawToken: string };
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: { Authorization: `Bearer ${rawToken}` } })).status).toBe(200);
+    await fetch(`${a.url}/rest/pat/latest/tokens/${id}`, { method: 'DELETE', headers: auth('admin', 'cluster-admin') });
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: { Authorization: `Bearer ${rawToken}` } })).status).toBe(401);
+  });
+});
+
+describe.skipIf(!onPostgres)('start-up on PostgreSQL', () => {
+  it('stops with a clear message when the directory is empty and ADMIN_PASSWORD is not set', async () => {
+    const db = await emptyDatabase();
+    try {
+      await expect(startServerProcess({ DATABASE_URL: db.url })).rejects.toThrow(/ADMIN_PASSWORD/);
+    } finally {
+      await db.drop();
+    }
+  });
+});
