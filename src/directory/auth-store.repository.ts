@@ -43,7 +43,7 @@ export function createAuthStore(knex: Knex): AuthStore {
         .first();
       return {
         user:
-          row && row.id != null
+          row && row.id !== null && row.id !== undefined
             ? {
                 id: row.id,
                 name: row.name,
