@@ -1,29 +1,19 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { AppError } from '../platform/http/app-error.ts';
-import { MULTI_LEVEL_CASCADING_KEY, EDITABLE_FIELD_TYPES, shortFieldType } from '../tracker/field-types.ts';
+import { MULTI_LEVEL_CASCADING_KEY, EDITABLE_FIELD_TYPES } from '../tracker/field-types.ts';
+import { FIELD_COLUMNS, CONTEXT_COLUMNS, type ContextRow, type FieldRow } from '../tracker/fields.repository.ts';
+import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../tracker/refs.ts';
 import { fieldNotFound, fieldPermissionDenied, SUB, validationError } from './fieldeditor.errors.ts';
 
-/**
+/*
  * Field and context resolution and THE permission decision of the field editor. Every user endpoint
  * (grants, options, defaults) goes through `resolveEditableContext` or `mayEdit`, so the rule lives once.
  */
-export interface FieldRef {
-  id: number;
-  name: string;
-  description: string;
-  typeKey: string;
-  /** Short name per host-api.md (`singleselect`, `cascadingselect`, … or a foreign key in full). */
-  fieldType: string;
-}
 
-export interface ContextRef {
-  id: number;
-  fieldId: number;
-  name: string;
-  description: string;
-  isDefault: boolean;
-}
+// The shapes live with the tracker host (which owns fields and contexts); re-exported here for the add-on.
+export type { FieldRef, ContextRef } from '../tracker/refs.ts';
+export { toFieldRef, toContextRef } from '../tracker/refs.ts';
 
 // Postgres integer columns: a larger id cannot exist, and comparing it would raise an out-of-range error.
 const MAX_ID = 2_147_483_647;
@@ -47,27 +37,9 @@ export function parseContextId(raw: string): number {
   return parseId(raw, 'contextId', false);
 }
 
-type FieldRow = { id: number; name: string; description: string; type_key: string };
-export const toFieldRef = (r: FieldRow): FieldRef => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  typeKey: r.type_key,
-  fieldType: shortFieldType(r.type_key),
-});
-
-type ContextRow = { id: number; field_id: number; name: string; description: string; is_default: boolean };
-export const toContextRef = (r: ContextRow): ContextRef => ({
-  id: r.id,
-  fieldId: r.field_id,
-  name: r.name,
-  description: r.description,
-  isDefault: r.is_default,
-});
-
 /** Field by id or 403 (a field that does not exist answers 403, per contract, since 1.5.0). */
 export async function loadField(q: Knex, fieldId: number): Promise<FieldRef> {
-  const row = await q<FieldRow>('custom_fields').select('id', 'name', 'description', 'type_key').where({ id: fieldId }).first();
+  const row = (await q('custom_fields').select(FIELD_COLUMNS).where({ id: fieldId }).first()) as FieldRow | undefined;
   if (!row) throw fieldNotFound();
   return toFieldRef(row);
 }
@@ -80,8 +52,9 @@ export const contextNotFound = (raw: string) =>
  * else 404 (subCode 404001); anything else → 400 naming contextId.
  */
 export async function loadContext(q: Knex, field: FieldRef, rawContextId: string): Promise<ContextRef> {
-  const base = q<ContextRow>('field_contexts').select('id', 'field_id', 'name', 'description', 'is_default').where({ field_id: field.id });
-  const row = rawContextId === 'default' ? await base.andWhere({ is_default: true }).first() : await base.andWhere({ id: parseContextId(rawContextId) }).first();
+  const base = q('field_contexts').select(CONTEXT_COLUMNS).where({ field_id: field.id });
+  const filtered = rawContextId === 'default' ? base.andWhere({ is_default: true }) : base.andWhere({ id: parseContextId(rawContextId) });
+  const row = (await filtered.first()) as ContextRow | undefined;
   if (!row) throw contextNotFound(rawContextId);
   return toContextRef(row);
 }

@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { escapeLike } from '../directory/users.repository.ts';
+import { FIELD_COLUMNS, type FieldRow } from '../tracker/fields.repository.ts';
+import { groupKeysOf } from './field-access.ts';
+import type { PageRequest } from './fieldeditor.schemas.ts';
+
+/**
+ * Set-based field lists for A1 and U1: a count and one page query (never all fields in memory), ordered by
+ * the (name_key, id) index. `forUser` narrows to fields on which the user holds any grant, directly or
+ * through a group: one semi-join over the grants' principal index.
+ */
+function base(q: Knex, filter: string, forUser?: AuthUser) {
+  const b = q('custom_fields as f');
+  if (filter !== '') b.whereRaw("f.name_key like ? escape '\\'", [`%${escapeLike(filter.toLowerCase())}%`]);
+  if (forUser) {
+    b.whereIn(
+      'f.id',
+      q('field_grants as g')
+        .select('g.field_id')
+        .where((w) => w.where('g.principal_type', 'user').andWhere('g.principal_key', forUser.name.toLowerCase()))
+        .orWhere((w) => w.where('g.principal_type', 'group').whereIn('g.principal_key', groupKeysOf(q, forUser.id))),
+    );
+  }
+  return b;
+}
+
+export async function pageOfFields(q: Knex, page: PageRequest, forUser?: AuthUser): Promise<{ total: number; rows: FieldRow[] }> {
+  const dir = page.descending ? 'desc' : 'asc';
+  const [countRow, rows] = await Promise.all([
+    base(q, page.filter, forUser).first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>,
+    page.maxResults === 0
+      ? Promise.resolve([] as FieldRow[])
+      : (base(q, page.filter, forUser)
+          .select(FIELD_COLUMNS.map((c) => `f.${c}`))
+          .orderBy([{ column: 'f.name_key', order: dir }, { column: 'f.id', order: dir }])
+          .offset(page.startAt)
+          .limit(page.maxResults) as Promise<FieldRow[]>),
+  ]);
+  return { total: Number(countRow?.n ?? 0), rows };
+}
+
+/** The legacy unpaginated lists: every field (A1) or every field the user may edit (U1), by name. */
+export function allFields(q: Knex, forUser?: AuthUser): Promise<FieldRow[]> {
+  return base(q, '', forUser)
+    .select(FIELD_COLUMNS.map((c) => `f.${c}`))
+    .orderBy([{ column: 'f.name_key' }, { column: 'f.id' }]) as Promise<FieldRow[]>;
+}
