@@ -12,6 +12,7 @@ import { TokensService } from './directory/tokens.service.ts';
 import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
+import { createFieldeditorOptions, type FieldeditorOptions } from './fieldeditor/options.context.ts';
 
 /**
  * Everything the routers and commands need, built once per process (or per test) from the config and an
@@ -29,6 +30,7 @@ export interface AppContext {
   tokens: TokensService;
   codeblocks: CodeblocksService;
   wiki: WikiServices;
+  fieldeditorOptions: FieldeditorOptions;
 }
 
 export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
@@ -52,5 +54,6 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     tokens: new TokensService(db.knex),
     codeblocks: createCodeblocksService(config, db.knex, log),
     wiki: createWikiServices(db.knex),
+    fieldeditorOptions: createFieldeditorOptions(db, events),
   };
 }

@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import type { EventBus } from '../platform/events/event-bus.ts';
+import type { ContextRef, FieldRef } from './field-access.ts';
+import { validationError } from './fieldeditor.errors.ts';
+import { defaultKindOf, type OptionRow } from './options.model.ts';
+import { findOptions, lockList } from './options.repository.ts';
+import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.read.ts';
+import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
+import { deleteAdminsOnly, unsupportedFieldType } from './options.errors.ts';
+import type { Actor } from './options.service.ts';
+
+export interface DefaultWrite {
+  optionId?: number | null;
+  childOptionId?: number | null;
+  optionIds?: number[] | null;
+}
+
+/** One named option of the write model, checked against the context. */
+interface Wanted {
+  id: number;
+  name: string;
+  /** The parent it must have (null: a top-level option). */
+  parentId: number | null;
+}
+
+/**
+ * Default values per context (U15). The chosen options are rows of field_default_options with a foreign
+ * key to the option, so deleting an option removes it from the default in the same transaction.
+ */
+export class DefaultsService {
+  constructor(
+    private readonly knex: Knex,
+    private readonly events: EventBus,
+  ) {}
+
+  async get(field: FieldRef, context: ContextRef): Promise<DefaultValueRead> {
+    this.kindOf(field);
+    return toDefaultRead(field, await readDefaultOptions(this.knex, context.id));
+  }
+
+  /** Replaces the default with the write model's members for this field type (other members are ignored). */
+  async put(actor: Actor, field: FieldRef, context: ContextRef, body: DefaultWrite): Promise<DefaultValueRead> {
+    const wanted = this.wantedOptions(field, body);
+    const { before, after } = await this.knex.transaction(async (trx) => {
+      // The top-level list's lock: serialises with option writes and other default writes of the context.
+      await lockList(trx, { contextId: context.id, parentId: null });
+      const found = new Map(
+        (await findOptions(trx, context.id, wanted.map((w) => w.id), true)).map((o) => [o.id, o] as const),
+      );
+      const problems = wanted.flatMap((w) => problemOf(w, found.get(w.id)));
+      if (problems.length > 0) throw validationError(problems);
+      const previous = await readDefaultOptions(trx, context.id);
+      await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
+      if (wanted.length > 0) {
+        await trx('field_default_options').insert(wanted.map((w, position) => ({ context_id: context.id, option_id: w.id, position })));
+      }
+      return { before: previous, after: wanted.map((w) => found.get(w.id) as OptionRow) };
+    });
+    this.emit(actor, field, context, 'default.set', before, after);
+    return toDefaultRead(field, after);
+  }
+
+  /** Clears the default (nothing set is fine too). Subject to the only-admins-delete setting like every delete. */
+  async remove(actor: Actor, field: FieldRef, context: ContextRef): Promise<void> {
+    this.kindOf(field);
+    if (!actor.isAdmin && (await onlyAdminsMayDeleteOptions(this.knex))) throw deleteAdminsOnly();
+    const before = await this.knex.transaction(async (trx) => {
+      await lockList(trx, { contextId: context.id, parentId: null });
+      const previous = await readDefaultOptions(trx, context.id);
+      await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
+      return previous;
+    });
+    this.emit(actor, field, context, 'default.deleted', before, []);
+  }
+
+  private kindOf(field: FieldRef) {
+    const kind = defaultKindOf(field);
+    if (!kind) throw unsupportedFieldType('customFieldId', `The field type ${field.fieldType} has no option default that the field editor manages.`);
+    return kind;
+  }
+
+  private wantedOptions(field: FieldRef, body: DefaultWrite): Wanted[] {
+    const kind = this.kindOf(field);
+    if (kind === 'multi') {
+      if (!body.optionIds) throw validationError([{ name: 'optionIds', message: 'optionIds is required for this field type (send [] for no default).' }]);
+      return [...new Set(body.optionIds)].map((id) => ({ id, name: 'optionIds', parentId: null }));
+    }
+    if (body.optionId === undefined || body.optionId === null) {
+      throw validationError([{ name: 'optionId', message: 'optionId is required for this field type.' }]);
+    }
+    const wanted: Wanted[] = [{ id: body.optionId, name: 'optionId', parentId: null }];
+    if (kind === 'cascading' && body.childOptionId !== undefined && body.childOptionId !== null) {
+      wanted.push({ id: body.childOptionId, name: 'childOptionId', parentId: body.optionId });
+    }
+    return wanted;
+  }
+
+  private emit(actor: Actor, field: FieldRef, context: ContextRef, action: string, before: OptionRow[], after: OptionRow[]): void {
+    this.events.emit('option.changed', {
+      actor: actor.name,
+      action,
+      fieldId: field.id,
+      contextId: context.id,
+      before: before.map((o) => o.id),
+      after: after.map((o) => o.id),
+      at: new Date(),
+    });
+  }
+}
+
+function problemOf(w: Wanted, option: OptionRow | undefined): { name: string; message: string; value: unknown }[] {
+  const value = { id: w.id };
+  if (!option) return [{ name: w.name, message: `The option ${w.id} does not exist in this context.`, value }];
+  if (option.parent_id !== w.parentId) {
+    const message =
+      w.parentId === null
+        ? `The option ${w.id} is a child option; name its parent in optionId and it in childOptionId.`
+        : `The option ${w.id} is not a child option of the option ${w.parentId}.`;
+    return [{ name: w.name, message, value }];
+  }
+  if (option.disabled) return [{ name: w.name, message: `The option ${w.id} is disabled and cannot be a default.`, value }];
+  return [];
+}

@@ -1,0 +1,45 @@
+/**
+ * Serialised option lists by (context, parent) and the list version they show. A reader asks the database
+ * for the list's current version (one indexed lookup) and reuses the cached JSON when it matches, so a
+ * 10,000-option list is not rebuilt per request; a write anywhere in the cluster raises the version in the
+ * database, so no node can serve a stale list. Bounded by total size; least recently used entries go first.
+ */
+export class OptionListCache {
+  private readonly entries = new Map<string, { version: number; body: Buffer }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+
+  private static key(contextId: number, parentId: number | null): string {
+    return `${contextId}:${parentId ?? 0}`;
+  }
+
+  get(contextId: number, parentId: number | null, version: number): Buffer | undefined {
+    const key = OptionListCache.key(contextId, parentId);
+    const hit = this.entries.get(key);
+    if (!hit || hit.version !== version) return undefined;
+    // Re-insert to mark it most recently used (Map keeps insertion order).
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.body;
+  }
+
+  set(contextId: number, parentId: number | null, version: number, body: Buffer): void {
+    const key = OptionListCache.key(contextId, parentId);
+    const old = this.entries.get(key);
+    if (old) {
+      // Never replace a newer list by an older one that a slower request built.
+      if (old.version > version) return;
+      this.entries.delete(key);
+      this.bytes -= old.body.length;
+    }
+    if (body.length > this.maxBytes) return;
+    this.entries.set(key, { version, body });
+    this.bytes += body.length;
+    for (const [k, v] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= v.body.length;
+    }
+  }
+}

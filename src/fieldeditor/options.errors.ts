@@ -1,0 +1,52 @@
+import { AppError } from '../platform/http/app-error.ts';
+import { SUB, validationError } from './fieldeditor.errors.ts';
+
+/** Errors of the option, default-value and sort endpoints (rendered by the field editor's renderer). */
+
+export const DUPLICATE_MESSAGE = 'This option value does already exist. Option values need to be unique.';
+
+/**
+ * The documented duplicate answer: one entry on `optionvalue` with the documented message, and (since the
+ * original's 2.8.0) an additional message naming the id of the option that already has the value.
+ */
+export const duplicateValue = (value: string, existingId: number) =>
+  validationError([
+    {
+      name: 'optionvalue',
+      message: DUPLICATE_MESSAGE,
+      exceptionName: 'DuplicateOptionValueException',
+      value: { optionvalue: value, existingOptionId: existingId },
+    },
+    {
+      name: 'existingOptionId',
+      message: `The option with the id ${existingId} already has this value.`,
+      value: { id: existingId },
+    },
+  ]);
+
+export const optionNotFound = (id: number) =>
+  new AppError(404, 'OPTION_NOT_FOUND', `The option ${id} does not exist in this context.`, { subCode: SUB.NOT_FOUND });
+
+export const notInList = (name: string, id: number, parentId: number | null) =>
+  validationError([
+    {
+      name,
+      message:
+        parentId === null
+          ? `The option ${id} is a child option; use the childoptions endpoints of its parent.`
+          : `The option ${id} is not a child option of the option ${parentId}.`,
+      value: { id },
+    },
+  ]);
+
+export const afterNotSibling = (afterId: number, id: number) =>
+  validationError([
+    { name: 'after', message: `The option ${afterId} is not a sibling of the option ${id}; an option moves only within its own list.`, value: { id: afterId } },
+  ]);
+
+export const unsupportedFieldType = (name: string, message: string) => validationError([{ name, message }]);
+
+export const deleteAdminsOnly = () =>
+  new AppError(403, 'DELETE_ADMINS_ONLY', 'Only administrators may delete options (host setting).', {
+    subCode: SUB.DELETE_ADMINS_ONLY,
+  });

@@ -1,0 +1,223 @@
+import type { Knex } from 'knex';
+import type { EventBus } from '../platform/events/event-bus.ts';
+import { isCascading, isEditableSelect, isMultiLevel, type ContextRef, type FieldRef } from './field-access.ts';
+import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
+import * as repo from './options.repository.ts';
+import { OptionListCache } from './options.cache.ts';
+import { readDefaultOptions } from './defaults.read.ts';
+import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
+import { sortByValue, type SortSpec } from './sort.ts';
+import { afterNotSibling, deleteAdminsOnly, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
+
+/** Which list a request addresses: the top-level options of a context, or the children of `parentId`. */
+export interface OptionScope {
+  field: FieldRef;
+  context: ContextRef;
+  parentId: number | null;
+}
+
+export interface Actor {
+  name: string;
+  isAdmin: boolean;
+}
+
+type Move = { first: true } | { afterId: number };
+type Change = { action: string; before: unknown; after: unknown };
+
+const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
+const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
+const withParent = (o: OptionRow) => ({ ...toOptionJson(o), parentId: o.parent_id });
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string; constraint?: string } | null)?.code === '23505';
+
+/**
+ * Rules of option lists (U4–U14, C1–C6). Every write is one transaction that starts by locking its
+ * sibling list (see options.repository.ts), keeps `sequence` dense with set-based SQL, and raises one
+ * `option.changed` event after commit.
+ */
+export class OptionsService {
+  constructor(
+    private readonly knex: Knex,
+    private readonly events: EventBus,
+    private readonly cache = new OptionListCache(),
+  ) {}
+
+  /** U4/U9/C1: the list as JSON text (served from the cache while its version is unchanged). */
+  async listJson(scope: OptionScope): Promise<Buffer> {
+    this.checkFieldType(scope);
+    if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
+    const list = listOf(scope);
+    const version = await repo.listVersion(this.knex, list);
+    const cached = this.cache.get(list.contextId, list.parentId, version);
+    if (cached) return cached;
+    const fresh = await repo.listJson(this.knex, list);
+    const body = Buffer.from(fresh.json);
+    this.cache.set(list.contextId, list.parentId, fresh.version, body);
+    return body;
+  }
+
+  /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
+  async create(actor: Actor, scope: OptionScope, input: { value: string; disabled: boolean }): Promise<OptionJson> {
+    return this.write(actor, scope, input.value, undefined, async (trx, list) => {
+      const existing = await repo.findSameValue(trx, list, input.value);
+      if (existing !== undefined) throw duplicateValue(input.value, existing);
+      const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
+      return { result: toOptionJson(row), change: { action: 'option.created', before: null, after: withParent(row) } };
+    });
+  }
+
+  /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
+  async update(actor: Actor, scope: OptionScope, id: number, patch: { value?: string; disabled?: boolean }): Promise<OptionJson> {
+    return this.write(actor, scope, patch.value, id, async (trx, list) => {
+      const before = await this.loadInList(trx, scope, id);
+      if (patch.value !== undefined) {
+        const existing = await repo.findSameValue(trx, list, patch.value, id);
+        if (existing !== undefined) throw duplicateValue(patch.value, existing);
+      }
+      const row = await repo.updateOption(trx, id, patch);
+      return { result: toOptionJson(row), change: { action: 'option.updated', before: withParent(before), after: withParent(row) } };
+    });
+  }
+
+  /** U7/U12/C4: deletes the option with its children; it leaves any default that held it. */
+  async remove(actor: Actor, scope: OptionScope, id: number): Promise<{ id: number }> {
+    this.checkFieldType(scope);
+    if (!actor.isAdmin && (await onlyAdminsMayDeleteOptions(this.knex))) throw deleteAdminsOnly();
+    const extra: Change[] = [];
+    const result = await this.write(actor, scope, undefined, id, async (trx, list) => {
+      const option = await this.loadInList(trx, scope, id);
+      const defaultBefore = await readDefaultOptions(trx, scope.context.id);
+      const subtree = isCascading(scope.field) ? await repo.subtreeIds(trx, id) : [id];
+      await repo.deleteOption(trx, list, option);
+      await repo.deleteListLocks(trx, scope.context.id, subtree);
+      const defaultAfter = await readDefaultOptions(trx, scope.context.id);
+      if (defaultAfter.length !== defaultBefore.length) {
+        extra.push({
+          action: 'default.updated',
+          before: defaultBefore.map((o) => o.id),
+          after: defaultAfter.map((o) => o.id),
+        });
+      }
+      return {
+        result: { id },
+        change: { action: 'option.deleted', before: { ...withParent(option), deletedIds: subtree }, after: null },
+      };
+    });
+    for (const c of extra) this.emit(actor, scope, c);
+    return result;
+  }
+
+  /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). */
+  async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
+    return this.write(actor, scope, undefined, id, async (trx, list) => {
+      const option = await this.loadInList(trx, scope, id);
+      let to = 0;
+      if ('afterId' in move) {
+        const target = await repo.findOption(trx, scope.context.id, move.afterId);
+        if (!target || target.parent_id !== scope.parentId) {
+          throw afterNotSibling(move.afterId, id);
+        }
+        to = target.id === option.id ? option.sequence : target.sequence < option.sequence ? target.sequence + 1 : target.sequence;
+      }
+      await repo.moveWithinList(trx, list, option.id, option.sequence, to);
+      const row = await repo.findOption(trx, scope.context.id, id);
+      if (!row) throw optionNotFound(id);
+      return {
+        result: toOptionJson(row),
+        change: { action: 'option.moved', before: withParent(option), after: withParent(row) },
+      };
+    });
+  }
+
+  /** U14/C6: locale-aware sort of one list; rewrites every `sequence` as 0..n-1 (which also repairs it). */
+  async sort(actor: Actor, scope: OptionScope, spec: SortSpec): Promise<OptionJson | Record<string, never>> {
+    return this.write(actor, scope, undefined, undefined, async (trx, list) => {
+      const rows = await repo.listRows(trx, list);
+      const sorted = sortByValue(rows, spec);
+      await repo.writeOrder(trx, list, sorted.map((r) => r.id));
+      const first = sorted[0];
+      return {
+        result: first ? { ...toOptionJson(first), sequence: 0 } : {},
+        change: {
+          action: 'option.sorted',
+          before: null,
+          after: { parentId: scope.parentId, count: rows.length, locale: spec.locale, strength: spec.strength, order: spec.order },
+        },
+      };
+    });
+  }
+
+  /**
+   * One write: field-type check, transaction, list lock, parent check, the operation, then its event.
+   * A unique violation that slipped past the check (a writer that does not take the list lock, such as
+   * an import) is answered as the documented duplicate error, never as a 500.
+   */
+  private async write<T>(
+    actor: Actor,
+    scope: OptionScope,
+    value: string | undefined,
+    exceptId: number | undefined,
+    op: (trx: Knex.Transaction, list: repo.ListKey) => Promise<{ result: T; change: Change }>,
+  ): Promise<T> {
+    this.checkFieldType(scope);
+    const list = listOf(scope);
+    let outcome: { result: T; change: Change };
+    try {
+      outcome = await this.knex.transaction(async (trx) => {
+        await repo.lockList(trx, list);
+        if (scope.parentId !== null) await this.loadParent(trx, scope, true);
+        return op(trx, list);
+      });
+    } catch (err) {
+      if (value !== undefined && isUniqueViolation(err)) {
+        const existing = await repo.findSameValue(this.knex, list, value, exceptId);
+        if (existing !== undefined) throw duplicateValue(value, existing);
+      }
+      throw err;
+    }
+    this.emit(actor, scope, outcome.change);
+    return outcome.result;
+  }
+
+  private emit(actor: Actor, scope: OptionScope, change: Change): void {
+    this.events.emit('option.changed', {
+      actor: actor.name,
+      action: change.action,
+      fieldId: scope.field.id,
+      contextId: scope.context.id,
+      before: change.before,
+      after: change.after,
+      at: new Date(),
+    });
+  }
+
+  /** Options exist only on select-type fields; child options only on cascading ones. */
+  private checkFieldType(scope: OptionScope): void {
+    const f = scope.field;
+    if (!isEditableSelect(f)) {
+      throw unsupportedFieldType('customFieldId', `The field type ${f.fieldType} has no options that the field editor manages.`);
+    }
+    if (scope.parentId !== null && !isCascading(f)) {
+      throw unsupportedFieldType('customFieldId', `Child options exist only on cascading select fields; this field is a ${f.fieldType}.`);
+    }
+  }
+
+  /** The parent of a child list: an option of this context (404 otherwise); plain cascading selects have two levels. */
+  private async loadParent(q: Knex, scope: OptionScope, lock: boolean): Promise<OptionRow> {
+    const id = scope.parentId ?? 0;
+    const parent = await repo.findOption(q, scope.context.id, id, lock);
+    if (!parent) throw optionNotFound(id);
+    if (parent.parent_id !== null && !isMultiLevel(scope.field)) {
+      throw unsupportedFieldType('optionId', `A cascading select has two levels; the option ${id} is a child option and cannot have children.`);
+    }
+    return parent;
+  }
+
+  /** An option of the addressed list: 404 when it is not in the context, 400 when it is in another list. */
+  private async loadInList(q: Knex, scope: OptionScope, id: number): Promise<OptionRow> {
+    const option = await repo.findOption(q, scope.context.id, id);
+    if (!option) throw optionNotFound(id);
+    if (option.parent_id !== scope.parentId) throw notInList(idName(scope), id, scope.parentId);
+    return option;
+  }
+}
