@@ -31,8 +31,14 @@ export class ContentService {
   constructor(private readonly knex: Knex) {}
 
   /** The content if the caller may view it (404 otherwise), with the optional parts requested. */
-  async get(user: AuthUser, id: number, expand: { ancestors: boolean; container: boolean }, q: Knex = this.knex): Promise<ContentView> {
+  async get(user: AuthUser, id: number, expand: { ancestors: boolean; container: boolean }): Promise<ContentView> {
+    const q = this.knex;
     if ((await decideView(q, user, id)).state !== 'allowed') throw contentNotFound(id);
+    return this.load(q, id, expand);
+  }
+
+  /** The content JSON's data without a view check: for the answer to a write the caller just made. */
+  private async load(q: Knex, id: number, expand: { ancestors: boolean; container: boolean }): Promise<ContentView> {
     const record = await contents.findRecord(q, id);
     if (!record) throw contentNotFound(id);
     const view: ContentView = { record };
@@ -53,7 +59,8 @@ export class ContentService {
       const id = await contents.insert(trx, { ...place, type: body.type, spaceId: space.id, body: prepared.xhtml, userId: user.id });
       await contents.insertVersion(trx, { contentId: id, number: 1, title: place.title, body: prepared.xhtml, userId: user.id });
       await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
-      return this.get(user, id, { ancestors: true, container: true }, trx);
+      // An administrator may create where it cannot read (no implicit view), so no view check here.
+      return this.load(trx, id, { ancestors: true, container: true });
     });
   }
 
@@ -98,7 +105,7 @@ export class ContentService {
       }
       await contents.insertVersion(trx, { contentId: id, number: row.version + 1, title, body: xhtml, userId: user.id });
       if (prepared) await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
-      return this.get(user, id, { ancestors: true, container: true }, trx);
+      return this.load(trx, id, { ancestors: true, container: true });
     });
   }
 
