@@ -18,7 +18,7 @@ export interface CodeblocksRouterDeps {
 function send(res: Response, type: keyof typeof CONTENT_TYPES, body: string): void {
   res.status(200);
   res.setHeader('Content-Type', CONTENT_TYPES[type]);
-  res.end(body);
+  res.send(body); // sets Content-Length, also for HEAD
 }
 
 export function createCodeblocksRouter({ codeblocks, generation, baseUrl }: CodeblocksRouterDeps): Router {

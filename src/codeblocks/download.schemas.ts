@@ -47,8 +47,9 @@ function parse<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   if (result.success) return result.data;
   const first = result.error.issues[0];
   const name = first?.path.map(String).join('.') ?? 'query';
-  // A missing parameter arrives as `undefined` and zod says "expected string"; name it plainly.
-  const message = first?.code === 'invalid_type' && first.input === undefined ? `${name} is required` : (first?.message ?? 'invalid');
+  // zod says "expected string" for both a missing and a repeated parameter; name the actual problem.
+  const given = (query as Record<string, unknown>)[name];
+  const message = given === undefined ? `${name} is required` : (first?.message ?? 'invalid');
   throw invalidParameter(message);
 }
 

@@ -39,7 +39,7 @@ export function appErrorBody(gen: Generation, err: AppError): ErrorBody {
 
 function send(res: Response, format: Format, body: string): void {
   res.setHeader('Content-Type', CONTENT_TYPES[format]);
-  res.end(body);
+  res.send(body);
 }
 
 function textOf(body: ErrorBody): string {
