@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { withBootstrapLock, migrateLatest } from '../../../src/platform/db/knex.ts';
+
+describe('database layer (same answers on PGlite and PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('returns counts, ids and bigints as numbers, timestamps as Dates', async () => {
+    const { knex } = t.ctx.db;
+    const count = await knex('users').count({ n: '*' }).first();
+    expect(typeof count!.n).toBe('number');
+    const row = await knex('users').select('id', 'created_at').first();
+    expect(typeof row.id).toBe('number');
+    expect(row.created_at).toBeInstanceOf(Date);
+    const big = await knex.raw('select 9007199254740991::bigint as b, 42::int8 as c');
+    expect(big.rows[0]).toEqual({ b: 9007199254740991, c: 42 });
+  });
+
+  it('reports deletes as the rows deleted (knex-pglite returns a raw object for a plain .del())', async () => {
+    const { knex } = t.ctx.db;
+    await knex('groups').insert({ name: 'gone', name_key: 'gone' });
+    const rows = await knex('groups').where({ name_key: 'gone' }).del().returning('id');
+    expect(rows).toHaveLength(1);
+  });
+
+  it('rolls a failed transaction back completely', async () => {
+    const { knex } = t.ctx.db;
+    await expect(
+      knex.transaction(async (trx) => {
+        await trx('groups').insert({ name: 'half', name_key: 'half' });
+        await trx('groups').insert({ name: 'users', name_key: 'users' }); // unique violation
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await knex('groups').where({ name_key: 'half' })).toEqual([]);
+  });
+
+  it('runs migrations again as a no-op under the bootstrap lock', async () => {
+    expect(await withBootstrapLock(t.ctx.db, () => migrateLatest(t.ctx.db))).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startServerProcess } from '../helpers/server-process.ts';
+
+describe('command line', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-'));
+  const env = { DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('migrates, adds users, imports a file and creates tokens that the server then accepts', async () => {
+    expect((await runCli(['migrate'], env).done).code).toBe(0);
+    const add = await runCli(['user', 'add', 'carl', '--password', 'c:pw', '--admin', '--display-name', 'Carl'], env).done;
+    expect(add.output).toContain('created user carl');
+    const file = path.join(dir, 'import.json');
+    fs.writeFileSync(file, JSON.stringify({ groups: [{ name: 'g1' }], users: [{ name: 'dora', password: 'dpw', groups: ['g1'] }] }));
+    const imp = await runCli(['import', file], env).done;
+    expect(imp.code).toBe(0);
+    expect(imp.output).toMatch(/users: 1 created, 0 already there/);
+    const tok = await runCli(['token', 'create', 'dora', '--name', 'boot', '--days', '3'], env).done;
+    expect(tok.code).toBe(0);
+    const token = tok.output.trim().split('\n').at(-1)!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{44}$/);
+
+    const bad = await runCli(['user', 'add', 'x:y', '--password', 'pw'], env).done;
+    expect(bad.code).toBe(1);
+    expect(bad.output).toMatch(/colon/);
+    const unknown = await runCli(['frobnicate'], env).done;
+    expect(unknown.code).toBe(1);
+    expect(unknown.output).toMatch(/unknown command/);
+    const badFile = await runCli(['import', path.join(dir, 'missing.json')], env).done;
+    expect(badFile.output).toMatch(/Cannot read/);
+
+    const server = await startServerProcess(env);
+    try {
+      const me = await fetch(`${server.url}/rest/api/2/myself`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(((await me.json()) as { name: string }).name).toBe('dora');
+      const carl = await fetch(`${server.url}/rest/api/2/user?username=dora`, {
+        headers: { Authorization: `Basic ${Buffer.from('carl:c:pw').toString('base64')}` },
+      });
+      expect(carl.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+
+  it('stops with a one-line message naming a bad variable', async () => {
+    const r = await runCli(['migrate'], { ...env, PORT: 'eighty' }).done;
+    expect(r.code).toBe(1);
+    expect(r.output.trim()).toBe('Invalid configuration: PORT: PORT must be a whole number');
+  });
+});
