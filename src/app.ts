@@ -10,6 +10,10 @@ import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
 import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
 import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
+import { createTrackerRouter } from './tracker/tracker.routes.ts';
+import { createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.routers.ts';
+import { createHealthRouter } from './fieldeditor/health.routes.ts';
+import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
 
 /**
  * The Express application: shared middleware, then one mount per API, each with its own error format.
@@ -30,7 +34,7 @@ export function createApp(ctx: AppContext): Express {
   mountApi(root, ctx.authenticate, {
     path: '/rest/api/2',
     render: renderHostJson,
-    routers: [createDirectoryRouter({ directory: ctx.directory, baseUrl })],
+    routers: [createDirectoryRouter({ directory: ctx.directory, baseUrl }), createTrackerRouter({ tracker: ctx.tracker, baseUrl })],
   });
   mountApi(root, ctx.authenticate, {
     path: '/rest/pat',
@@ -44,6 +48,16 @@ export function createApp(ctx: AppContext): Express {
     routers: createWikiRouters(ctx.wiki, baseUrl),
     bodyLimit: WIKI_BODY_LIMIT,
   });
+
+  // Field editor (statusCode/subCode/message errors) under its own name and the original's, both versions.
+  for (const { path, version } of FIELDEDITOR_BASES) {
+    mountApi(root, ctx.authenticate, {
+      path,
+      render: renderFieldEditor,
+      before: [createHealthRouter(ctx.db.knex)],
+      routers: createFieldeditorRouters(ctx, version),
+    });
+  }
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
   mountCodeblocks(root, ctx.authenticate, { config: ctx.config, codeblocks: ctx.codeblocks });

@@ -13,6 +13,9 @@ import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
 import { createFieldeditorOptions, type FieldeditorOptions } from './fieldeditor/options.context.ts';
+import { TrackerService } from './tracker/tracker.service.ts';
+import { GrantsService } from './fieldeditor/grants.service.ts';
+import { subscribeGrantCleanup } from './fieldeditor/grants.subscriptions.ts';
 
 /**
  * Everything the routers and commands need, built once per process (or per test) from the config and an
@@ -31,6 +34,8 @@ export interface AppContext {
   codeblocks: CodeblocksService;
   wiki: WikiServices;
   fieldeditorOptions: FieldeditorOptions;
+  tracker: TrackerService;
+  fieldeditorGrants: GrantsService;
 }
 
 export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
@@ -42,6 +47,8 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     maxAttempts: config.maxAuthAttempts,
     lockoutMinutes: config.lockoutMinutes,
   });
+  const fieldeditorGrants = new GrantsService(db.knex, config.baseUrl);
+  subscribeGrantCleanup(events, fieldeditorGrants, log);
   return {
     config,
     db,
@@ -55,5 +62,7 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     codeblocks: createCodeblocksService(config, db.knex, log),
     wiki: createWikiServices(db.knex),
     fieldeditorOptions: createFieldeditorOptions(db, events),
+    tracker: new TrackerService(db.knex),
+    fieldeditorGrants,
   };
 }
