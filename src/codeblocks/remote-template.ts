@@ -19,7 +19,12 @@ export interface RemoteTemplateOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
+  /** Name resolution (all addresses); tests hand in a fake to simulate names pointing at link-local addresses. */
+  resolve?: (hostname: string, family: number | undefined) => Promise<dns.LookupAddress[]>;
 }
+
+const systemResolve = (hostname: string, family: number | undefined) =>
+  dns.promises.lookup(hostname, { all: true, family: family ?? 0 });
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -165,16 +170,17 @@ export class RemoteTemplateFetcher {
   /** DNS resolution that refuses names resolving to link-local or metadata addresses no entry names. */
   private guardedLookup(): LookupFunction {
     const { allowlist } = this.opts;
+    const resolve = this.opts.resolve ?? systemResolve;
     const lookup = (hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void): void => {
-      dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-        if (err) return callback(err);
+      const family = typeof options.family === 'number' && options.family !== 0 ? options.family : undefined;
+      resolve(hostname, family).then((addresses) => {
         const bad = addresses.find((a) => isForbiddenAddress(a.address) && !allowlist.namesHost(a.address));
         if (bad) return callback(new ForbiddenAddressError(`${hostname} resolves to the link-local or metadata address ${bad.address}`));
         if (options.all) return callback(null, addresses);
         const first = addresses[0];
         if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
         callback(null, first.address, first.family);
-      });
+      }, (err: unknown) => callback(err));
     };
     return lookup as unknown as LookupFunction;
   }

@@ -61,7 +61,7 @@ export class WikiFixtures {
   }
 
   /** Indexes a code box as the wiki's save would; returns its macro id. */
-  async codebox(contentId: number, kind: CodeboxKind, body: string | undefined, parameters: Record<string, string> = {}, macroId = randomUUID()): Promise<string> {
+  async codebox(contentId: number, kind: CodeboxKind, body: string | undefined, parameters: Record<string, string> = {}, macroId: string = randomUUID()): Promise<string> {
     let sections = '[]';
     let template: string | null = null;
     let errorKind: string | null = null;
