@@ -1,4 +1,6 @@
+import { wikiDemoCurlLines } from '../wiki/wiki.demo.ts';
+
 /** Ready-to-run curl lines against the demo data, printed at first start. Features add theirs. */
 export function demoCurlLines(baseUrl: string): string[] {
-  return [`curl -u alice:alice ${baseUrl}/rest/api/2/myself`];
+  return [`curl -u alice:alice ${baseUrl}/rest/api/2/myself`, ...wikiDemoCurlLines(baseUrl)];
 }

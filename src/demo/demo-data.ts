@@ -1,4 +1,5 @@
 import type { ImportDocument } from '../importer/import.schema.ts';
+import { wikiDemoSections } from '../wiki/wiki.demo.ts';
 
 /**
  * The demo data set as an import document. Ids that the README's curl lines use are fixed here.
@@ -8,5 +9,6 @@ export function demoDocument(): ImportDocument {
   return {
     groups: [{ name: 'developers' }],
     users: [{ name: 'alice', password: 'alice', displayName: 'Alice Example', emailAddress: 'alice@example.com', groups: ['developers'] }],
+    ...wikiDemoSections(),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createUserBody, groupName } from '../directory/directory.schemas.ts';
+import { importContent, importSpaces } from '../wiki/wiki-import.schema.ts';
 
 /**
  * The `import FILE` document. Every section is optional; unknown top-level keys are refused so that a
@@ -16,6 +17,8 @@ export const importDocumentSchema = z.strictObject({
       }),
     )
     .optional(),
+  spaces: importSpaces.optional(),
+  content: importContent.optional(),
 });
 
 export type ImportDocument = z.input<typeof importDocumentSchema>;

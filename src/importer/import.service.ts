@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import { importDocumentSchema, type ImportDocument, type ParsedImportDocument } from './import.schema.ts';
 import { importDirectory } from './directory.importer.ts';
+import { importWikiContent, importWikiSpaces } from '../wiki/wiki.importer.ts';
 
 export type Progress = (message: string) => void;
 
@@ -20,7 +21,7 @@ export type SectionImporter = (
 ) => Promise<void>;
 
 /** Sections run in this order (a page needs its space, a grant its field). Features append theirs. */
-const importers: SectionImporter[] = [importDirectory];
+const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importWikiContent];
 
 /**
  * Validates the whole document first, then applies it in ONE transaction: an import either lands
