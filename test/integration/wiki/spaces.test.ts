@@ -121,6 +121,16 @@ describe('space permissions', () => {
 });
 
 describe('the /rest/api mount', () => {
+  it('renders refused credentials and bad JSON in the wiki shape', async () => {
+    const wrong = await t.http.get('/rest/api/space/SP').set('Authorization', 'Basic ' + Buffer.from('sp-reader:wrong').toString('base64'));
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['x-seraph-loginreason']).toBe('AUTHENTICATED_FAILED');
+    expect(wrong.body).toMatchObject({ statusCode: 401, data: { authorized: false }, reason: 'Unauthorized' });
+    const badJson = await t.http.post('/rest/api/space').set('Authorization', t.adminAuth).set('Content-Type', 'application/json').send('{"key":');
+    expect(badJson.status).toBe(400);
+    expect(badJson.body.statusCode).toBe(400);
+  });
+
   it('answers unknown paths with the wiki error shape and leaves /rest/api/2 alone', async () => {
     const res = await t.http.get('/rest/api/nothing').set('Authorization', reader.auth);
     expect(res.status).toBe(404);
