@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { ApiVersion } from './fieldeditor.errors.ts';
 import { createAdminRouter } from './admin.routes.ts';
 import { createUserRouter } from './user.routes.ts';
+import { createOptionsRouter } from './options.routes.ts';
 
 /** Base paths the field editor answers under: its own name and the original product's, each in two versions. */
 export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
@@ -14,5 +15,5 @@ export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
 
 /** Every router of the field editor for one base path. */
 export function createFieldeditorRouters(ctx: AppContext, version: ApiVersion): Router[] {
-  return [createAdminRouter(ctx, ctx.fieldeditorGrants, version), createUserRouter(ctx, version)];
+  return [createAdminRouter(ctx, ctx.fieldeditorGrants, version), createUserRouter(ctx, version), createOptionsRouter(ctx, version)];
 }

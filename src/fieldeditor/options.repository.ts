@@ -139,9 +139,19 @@ export async function subtreeIds(q: Knex, id: number): Promise<number[]> {
   return result.rows.map((r) => r.id);
 }
 
+/**
+ * Drops the lock rows of lists whose parent was deleted. A row that a concurrent writer holds is skipped
+ * (SKIP LOCKED): waiting for it could deadlock with that writer, which waits for the parent row we just
+ * deleted; the writer then finds no parent and answers 404, and the stale row is harmless.
+ */
 export async function deleteListLocks(trx: Knex.Transaction, contextId: number, parentIds: number[]): Promise<void> {
   if (parentIds.length === 0) return;
-  await trx('field_option_lists').where('context_id', contextId).whereIn('parent_key', parentIds).del().returning('parent_key');
+  await trx.raw(
+    `delete from field_option_lists where (context_id, parent_key) in (
+       select context_id, parent_key from field_option_lists
+        where context_id = ? and parent_key = any(?::int[]) for update skip locked)`,
+    [contextId, parentIds],
+  );
 }
 
 /**
