@@ -1,5 +1,6 @@
 import type { ImportDocument } from '../importer/import.schema.ts';
 import { wikiDemoSections } from '../wiki/wiki.demo.ts';
+import { trackerDemoSections } from '../tracker/tracker.demo.ts';
 
 /**
  * The demo data set as an import document. Ids that the README's curl lines use are fixed here.
@@ -10,5 +11,6 @@ export function demoDocument(): ImportDocument {
     groups: [{ name: 'developers' }],
     users: [{ name: 'alice', password: 'alice', displayName: 'Alice Example', emailAddress: 'alice@example.com', groups: ['developers'] }],
     ...wikiDemoSections(),
+    ...trackerDemoSections(),
   };
 }

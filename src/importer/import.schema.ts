@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createUserBody, groupName } from '../directory/directory.schemas.ts';
 import { importContent, importSpaces } from '../wiki/wiki-import.schema.ts';
+import { importFields, importGrants, importIssueTypes, importProjects } from '../tracker/tracker-import.schema.ts';
 
 /**
  * The `import FILE` document. Every section is optional; unknown top-level keys are refused so that a
@@ -19,6 +20,10 @@ export const importDocumentSchema = z.strictObject({
     .optional(),
   spaces: importSpaces.optional(),
   content: importContent.optional(),
+  projects: importProjects.optional(),
+  issueTypes: importIssueTypes.optional(),
+  fields: importFields.optional(),
+  grants: importGrants.optional(),
 });
 
 export type ImportDocument = z.input<typeof importDocumentSchema>;

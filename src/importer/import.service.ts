@@ -4,6 +4,7 @@ import { parseWith } from '../platform/http/validate.ts';
 import { importDocumentSchema, type ImportDocument, type ParsedImportDocument } from './import.schema.ts';
 import { importDirectory } from './directory.importer.ts';
 import { importWikiContent, importWikiSpaces } from '../wiki/wiki.importer.ts';
+import { importFieldGrants, importTrackerCatalog, importTrackerFields } from '../tracker/tracker.importer.ts';
 
 export type Progress = (message: string) => void;
 
@@ -21,7 +22,7 @@ export type SectionImporter = (
 ) => Promise<void>;
 
 /** Sections run in this order (a page needs its space, a grant its field). Features append theirs. */
-const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importWikiContent];
+const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importWikiContent, importTrackerCatalog, importTrackerFields, importFieldGrants];
 
 /**
  * Validates the whole document first, then applies it in ONE transaction: an import either lands
