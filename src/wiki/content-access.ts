@@ -25,13 +25,14 @@ interface DecisionRow {
  * One round trip. `chain` walks from the content up to the root of its tree: a comment's container first,
  * then parent pages. UNION (not UNION ALL) makes a corrupt parent cycle terminate instead of looping, because
  * a revisited row is identical and so is dropped. `mine` holds the caller's groups. A level of the chain is
- * "restricted out" when it has read-restriction rows and none of them names the caller or one of its groups.
+ * "restricted out" when it is restricted (flag set, or restriction rows present) and no row names the caller
+ * or one of its groups. The flag keeps a restriction in force after all its users/groups were deleted.
  */
 const DECIDE_SQL = `
 with recursive chain as (
-  select c.id, c.status, c.parent_id, c.container_id from contents c where c.id = :contentId
+  select c.id, c.status, c.parent_id, c.container_id, c.read_restricted from contents c where c.id = :contentId
   union
-  select p.id, p.status, p.parent_id, p.container_id
+  select p.id, p.status, p.parent_id, p.container_id, p.read_restricted
     from contents p join chain on p.id = coalesce(chain.container_id, chain.parent_id)
 ),
 mine as (select gm.group_id from group_members gm where gm.user_id = :userId)
@@ -44,7 +45,7 @@ select t.id, t.type, t.title, s.key as space_key, s.name as space_name,
   ) as space_read,
   exists (
     select 1 from chain
-     where exists (select 1 from content_read_restrictions r where r.content_id = chain.id)
+     where (chain.read_restricted or exists (select 1 from content_read_restrictions r where r.content_id = chain.id))
        and not exists (
          select 1 from content_read_restrictions r
           where r.content_id = chain.id

@@ -23,8 +23,11 @@ export const restrictionsRepository = {
     return { users, groups };
   },
 
+  /** Sets the restriction to exactly these users and groups; none at all lifts it. */
   async replace(q: Knex, contentId: number, userIds: number[], groupIds: number[]): Promise<void> {
     await q('content_read_restrictions').where({ content_id: contentId }).del().returning('id');
+    const restricted = userIds.length + groupIds.length > 0;
+    await q('contents').where({ id: contentId }).update({ read_restricted: restricted });
     const rows = [
       ...[...new Set(userIds)].map((user_id) => ({ content_id: contentId, user_id })),
       ...[...new Set(groupIds)].map((group_id) => ({ content_id: contentId, group_id })),

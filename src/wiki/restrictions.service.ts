@@ -5,6 +5,7 @@ import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { decideView } from './content-access.ts';
 import { contentNotFound, type ContentService } from './content.service.ts';
+import { contentRepository } from './content.repository.ts';
 import { restrictionsRepository as restrictions, type ReadRestriction } from './restrictions.repository.ts';
 import type { RestrictionsBody } from './wiki.schemas.ts';
 
@@ -21,13 +22,25 @@ export class RestrictionsService {
   }
 
   /**
+   * Writers of viewable content may restrict it. Administrators may also restrict content they cannot view
+   * (it must exist and not be in the trash): the way back when a restriction left nobody able to view a page,
+   * e.g. after its only allowed user was deleted. This is an explicit act, not an implicit view right.
+   */
+  private async restrictable(trx: Knex, user: AuthUser, id: number) {
+    if (!(user.isAdmin || user.isSystemAdmin)) return this.content.writable(trx, user, id);
+    const state = (await decideView(trx, user, id)).state;
+    const row = state === 'allowed' || state === 'denied' ? await contentRepository.findRow(trx, id) : undefined;
+    if (!row) throw contentNotFound(id);
+    return row;
+  }
+
+  /**
    * Replaces the read restriction. Every named user and group must exist (400 naming the unknown ones).
-   * Empty lists (or an empty array) lift the restriction. The caller may restrict itself out: the host
-   * lets owners do that too, and an administrator with `create` can lift it only if still able to view.
+   * Empty lists (or an empty array) lift the restriction. The caller may restrict itself out.
    */
   async putRead(user: AuthUser, id: number, body: RestrictionsBody): Promise<ReadRestriction> {
     return this.knex.transaction(async (trx) => {
-      const row = await this.content.writable(trx, user, id);
+      const row = await this.restrictable(trx, user, id);
       if (row.type === 'comment') {
         throw badRequest('Comments cannot be restricted; they follow their page or blog post.', undefined, 'COMMENT_RESTRICTION');
       }

@@ -106,12 +106,40 @@ describe('read restrictions', () => {
     const page = await createContent(t, owner.auth, { title: 'Guarded', space: 'RS' });
     expect((await restrict(page.id, outsider.auth, [], ['rs-inner'])).status).toBe(403);
     expect((await restrict(page.id, stranger.auth, [], ['rs-inner'])).status).toBe(404);
-    expect((await restrict(page.id, t.adminAuth, [], ['rs-inner'])).status).toBe(404);
+    expect((await restrict('99999999', t.adminAuth, [], ['rs-inner'])).status).toBe(404);
     expect((await t.http.put(`/rest/api/content/${page.id}/restriction`).send([])).status).toBe(401);
     const read = `/rest/api/content/${page.id}/restriction/byOperation/read`;
     expect((await t.http.get(read).set('Authorization', await t.tokenFor(outsider.name))).status).toBe(200);
     expect((await t.http.get(read).set('Authorization', stranger.auth)).status).toBe(404);
     expect((await t.http.get(read)).status).toBe(401);
     expect((await t.http.get('/rest/api/content/abc/restriction/byOperation/read').set('Authorization', outsider.auth)).status).toBe(400);
+  });
+});
+
+describe('deleting restricted users and groups', () => {
+  it('keeps the page restricted when its only allowed user or group is deleted', async () => {
+    await t.createUser('rs-temp', { groups: ['rs-all', 'rs-temp-group'] });
+    const temp = (await import('../../helpers/test-app.ts')).basic('rs-temp', 'rs-temp-pw');
+    const byUser = await createContent(t, owner.auth, { title: 'Only temp', space: 'RS' });
+    const byGroup = await createContent(t, owner.auth, { title: 'Only temp group', space: 'RS' });
+    expect((await restrict(byUser.id, owner.auth, ['rs-temp'], [])).status).toBe(200);
+    expect((await restrict(byGroup.id, owner.auth, [], ['rs-temp-group'])).status).toBe(200);
+    expect((await view(byUser.id, temp)).status).toBe(200);
+    expect((await view(byUser.id, outsider.auth)).status).toBe(404);
+
+    await t.ctx.directory.deleteUser('rs-temp');
+    await t.ctx.directory.deleteGroup('rs-temp-group');
+    // The rows cascaded away, but the restriction stays in force: nobody left may view.
+    for (const id of [byUser.id, byGroup.id]) {
+      expect((await view(id, outsider.auth)).status, id).toBe(404);
+      expect((await view(id, owner.auth)).status, id).toBe(404);
+      // The owner cannot lift it any more (it cannot view the page); an administrator can.
+      expect((await restrict(id, owner.auth, [], [])).status, id).toBe(404);
+    }
+    expect((await restrict(byUser.id, t.adminAuth, ['rs-owner'], [])).status).toBe(200);
+    expect((await view(byUser.id, owner.auth)).status).toBe(200);
+    expect((await view(byUser.id, outsider.auth)).status).toBe(404);
+    expect((await restrict(byGroup.id, t.adminAuth, [], [])).status).toBe(200);
+    expect((await view(byGroup.id, outsider.auth)).status).toBe(200);
   });
 });
