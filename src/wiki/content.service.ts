@@ -15,6 +15,9 @@ export interface ContentView {
   container?: ContentSummary;
 }
 
+/** A comment's title: `Re: ` and its container's title, cut to the column's 255 characters. */
+export const commentTitle = (containerTitle: string) => `Re: ${containerTitle}`.slice(0, 255);
+
 export const contentNotFound = (id: number) => notFound(`No content found with id: ${id}`, 'CONTENT_NOT_FOUND');
 
 /** Administrators, or holders of `create` on the space for this content type, may write. */
@@ -75,7 +78,7 @@ export class ContentService {
       if (!body.container) throw badRequest('A comment needs a container (its page or blog post).', [{ name: 'container', message: 'required for comments' }]);
       const container = await refOk(body.container.id, ['page', 'blogpost']);
       if (!container) throw badRequest(`No page or blog post with id ${body.container.id} in space ${space.key}`, undefined, 'CONTAINER_NOT_FOUND');
-      return { title: `Re: ${container.title}`, parentId: null, containerId: container.id };
+      return { title: commentTitle(container.title), parentId: null, containerId: container.id };
     }
     if (!body.title) throw badRequest('The title is required.', [{ name: 'title', message: 'The title is required.' }]);
     if (body.container) throw badRequest(`A ${body.type} has no container.`, [{ name: 'container', message: 'only comments have a container' }]);

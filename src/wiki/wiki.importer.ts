@@ -7,6 +7,7 @@ import { spacesRepository as spaces } from './spaces.repository.ts';
 import { contentRepository as contents } from './content.repository.ts';
 import { restrictionsRepository as restrictions } from './restrictions.repository.ts';
 import { prepareStorage } from './content-storage.ts';
+import { commentTitle } from './content.service.ts';
 
 const PROGRESS_EVERY = 100;
 
@@ -76,7 +77,7 @@ export const importWikiContent: SectionImporter = async (trx, doc, _ctx, progres
         throw badRequest(`${where}: ${item.type === 'comment' ? 'container' : 'parent'} ${ref} is not a ${okTypes.join(' or ')} of space ${space.key}`, undefined, 'REFERENCE_NOT_FOUND');
       }
     }
-    const title = item.type === 'comment' ? `Re: ${refRow?.title ?? ''}` : item.title!;
+    const title = item.type === 'comment' ? commentTitle(refRow?.title ?? '') : item.title!;
     if (await exists(trx, item.id, { spaceId: space.id, type: item.type, title, parentId: item.parentId, containerId: item.containerId })) {
       c.skipped++;
       continue;

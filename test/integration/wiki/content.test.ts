@@ -89,6 +89,12 @@ describe('POST /rest/api/content', () => {
     expect(comment.body).toMatchObject({ type: 'comment', title: 'Re: Child', container: { id: child.id, type: 'page' } });
   });
 
+  it('cuts a comment title derived from a 255-character page title to 255 characters', async () => {
+    const long = await createContent(t, writer.auth, { title: 'L'.repeat(255), space: 'CT' });
+    const comment = await createContent(t, writer.auth, { type: 'comment', space: 'CT', container: long.id });
+    expect((comment as unknown as { title: string }).title).toBe(`Re: ${'L'.repeat(251)}`);
+  });
+
   it('400 for bad references and shapes, never 500', async () => {
     const page = await createContent(t, writer.auth, { title: 'Ref target', space: 'CT' });
     const other = await createContent(t, writer.auth, { title: 'Elsewhere', space: 'OTHER' });
