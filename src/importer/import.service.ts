@@ -5,6 +5,7 @@ import { importDocumentSchema, type ImportDocument, type ParsedImportDocument } 
 import { importDirectory } from './directory.importer.ts';
 import { importWikiContent, importWikiSpaces } from '../wiki/wiki.importer.ts';
 import { importFieldGrants, importTrackerCatalog, importTrackerFields } from '../tracker/tracker.importer.ts';
+import { importFieldDefaults, importFieldOptions } from '../fieldeditor/options.importer.ts';
 
 export type Progress = (message: string) => void;
 
@@ -22,7 +23,7 @@ export type SectionImporter = (
 ) => Promise<void>;
 
 /** Sections run in this order (a page needs its space, a grant its field). Features append theirs. */
-const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importWikiContent, importTrackerCatalog, importTrackerFields, importFieldGrants];
+const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importWikiContent, importTrackerCatalog, importTrackerFields, importFieldGrants, importFieldOptions, importFieldDefaults];
 
 /**
  * Validates the whole document first, then applies it in ONE transaction: an import either lands

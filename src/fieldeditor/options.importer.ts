@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import type { SectionImporter } from '../importer/import.service.ts';
+import { badRequest } from '../platform/http/app-error.ts';
+import { defaultKindOf, isMultiLevelField, valueKey, type DefaultKind } from './options.model.ts';
+import { lockList, type ListKey } from './options.repository.ts';
+import type { ImportOptionNode } from './options-import.schema.ts';
+
+const CHUNK = 500;
+
+interface Target {
+  field: { id: number; typeKey: string };
+  kind: DefaultKind;
+  contextId: number;
+}
+
+/** Field (by id or name) and context (id, name or `default`, the default) of one import entry. */
+async function resolveTarget(
+  trx: Knex,
+  where: string,
+  e: { fieldId?: number; fieldName?: string; context?: number | string },
+): Promise<Target> {
+  const fq = trx('custom_fields').select('id', 'type_key');
+  const field = (await (e.fieldId !== undefined ? fq.where('id', e.fieldId) : fq.where('name_key', (e.fieldName ?? '').toLowerCase()).orderBy('id')).first()) as
+    | { id: number; type_key: string }
+    | undefined;
+  if (!field) throw badRequest(`${where}: the field ${e.fieldId ?? e.fieldName} does not exist.`);
+  const ref = { id: field.id, typeKey: field.type_key };
+  const kind = defaultKindOf(ref);
+  if (!kind) throw badRequest(`${where}: the field ${field.id} is not a select-type field.`);
+  const cq = trx('field_contexts').where('field_id', field.id);
+  const c = e.context ?? 'default';
+  const ctx = (await (c === 'default' ? cq.andWhere('is_default', true) : typeof c === 'number' ? cq.andWhere('id', c) : cq.andWhere('name', c)).first('id')) as
+    | { id: number }
+    | undefined;
+  if (!ctx) throw badRequest(`${where}: the field ${field.id} has no context ${String(c)}.`);
+  return { field: ref, kind, contextId: ctx.id };
+}
+
+/**
+ * One sibling list: values already there (same value without regard to case) are kept and counted as
+ * skipped, new ones are appended in batches, then each node's children are imported under it.
+ */
+async function importList(
+  trx: Knex.Transaction,
+  t: Target,
+  list: ListKey,
+  depth: number,
+  nodes: ImportOptionNode[],
+  counts: { created: number; skipped: number },
+  where: string,
+): Promise<void> {
+  await lockList(trx, list);
+  const existing = (await trx('field_options')
+    .where('context_id', list.contextId)
+    .andWhereRaw('coalesce(parent_id, 0) = ?', [list.parentId ?? 0])
+    .select('id', 'value_key')) as { id: number; value_key: string }[];
+  const idByKey = new Map(existing.map((r) => [r.value_key, r.id] as const));
+  let sequence = existing.length;
+  const fresh: Record<string, unknown>[] = [];
+  for (const n of nodes) {
+    const key = valueKey(n.value);
+    if (idByKey.has(key)) {
+      counts.skipped++;
+      continue;
+    }
+    idByKey.set(key, 0);
+    fresh.push({
+      ...(n.id === undefined ? {} : { id: n.id }),
+      field_id: t.field.id,
+      context_id: list.contextId,
+      parent_id: list.parentId,
+      value: n.value,
+      value_key: key,
+      sequence: sequence++,
+      disabled: n.disabled ?? false,
+    });
+  }
+  for (let i = 0; i < fresh.length; i += CHUNK) {
+    const rows = (await trx('field_options').insert(fresh.slice(i, i + CHUNK)).returning(['id', 'value_key'])) as { id: number; value_key: string }[];
+    for (const r of rows) idByKey.set(r.value_key, r.id);
+    counts.created += rows.length;
+  }
+  for (const n of nodes) {
+    if (!n.children || n.children.length === 0) continue;
+    if (t.kind !== 'cascading' || (depth >= 1 && !isMultiLevelField(t.field))) {
+      throw badRequest(`${where}: "${n.value}" cannot have child options (field type or depth).`);
+    }
+    const parentId = idByKey.get(valueKey(n.value)) ?? 0;
+    await importList(trx, t, { contextId: list.contextId, parentId }, depth + 1, n.children, counts, where);
+  }
+}
+
+/** `options` section: option lists per field and context, after the fields and contexts exist. */
+export const importFieldOptions: SectionImporter = async (trx, doc, _ctx, progress, summary) => {
+  const counts = (summary.options = { created: 0, skipped: 0 });
+  const entries = doc.options ?? [];
+  for (const [i, e] of entries.entries()) {
+    const where = `options[${i}]`;
+    const t = await resolveTarget(trx, where, e);
+    await importList(trx, t, { contextId: t.contextId, parentId: null }, 0, e.options, counts, where);
+    progress(`options: list ${i + 1} of ${entries.length} (${counts.created} created)`);
+  }
+  if (counts.created > 0) {
+    await trx.raw(
+      `select setval('field_options_id_seq', greatest((select coalesce(max(id), 0) from field_options), (select last_value from field_options_id_seq)))`,
+    );
+  }
+};
+
+/** `defaults` section: default values named by option value, for contexts that have none yet. */
+export const importFieldDefaults: SectionImporter = async (trx, doc, _ctx, _progress, summary) => {
+  const counts = (summary.defaults = { created: 0, skipped: 0 });
+  for (const [i, e] of (doc.defaults ?? []).entries()) {
+    const where = `defaults[${i}]`;
+    const t = await resolveTarget(trx, where, e);
+    const find = async (value: string, parentId: number | null) => {
+      const row = (await trx('field_options')
+        .where({ context_id: t.contextId, value_key: valueKey(value.trim()) })
+        .andWhereRaw('coalesce(parent_id, 0) = ?', [parentId ?? 0])
+        .first('id', 'disabled')) as { id: number; disabled: boolean } | undefined;
+      if (!row || row.disabled) throw badRequest(`${where}: no enabled option "${value}" in that list.`);
+      return row.id;
+    };
+    const ids: number[] = [];
+    if (t.kind === 'multi') {
+      for (const v of e.values ?? []) ids.push(await find(v, null));
+    } else if (e.value !== undefined) {
+      const parent = await find(e.value, null);
+      ids.push(parent);
+      if (t.kind === 'cascading' && e.childValue !== undefined) ids.push(await find(e.childValue, parent));
+    }
+    await lockList(trx, { contextId: t.contextId, parentId: null });
+    // Like every import section: what exists is kept, so a context that has a default keeps it.
+    if (await trx('field_default_options').where('context_id', t.contextId).first('option_id')) {
+      counts.skipped++;
+      continue;
+    }
+    const unique = [...new Set(ids)];
+    if (unique.length > 0) {
+      await trx('field_default_options').insert(unique.map((option_id, position) => ({ context_id: t.contextId, option_id, position })));
+    }
+    counts.created++;
+  }
+};
