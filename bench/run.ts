@@ -216,7 +216,7 @@ async function runScenarios(
   console.log(`▶ starting ${entry} serve on ${storage.kind}`);
   const server = await startAppServer(repoRoot, storage, entry);
   cleanups.push(() => server.stop());
-  const ctx = createContext(server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const ctx = createContext(server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD, storage.kind === 'postgres' ? storage.databaseUrl : undefined);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();

@@ -36,9 +36,10 @@ async function request(
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-export function createContext(baseUrl: string, adminUsername: string, adminPassword: string): BenchContext {
+export function createContext(baseUrl: string, adminUsername: string, adminPassword: string, databaseUrl?: string): BenchContext {
   return {
     baseUrl,
+    databaseUrl,
     adminUsername,
     adminPassword,
     adminAuth: basic(adminUsername, adminPassword),

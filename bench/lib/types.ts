@@ -32,6 +32,11 @@ export interface BenchContext {
   adminPassword: string;
   /** Small fetch wrapper for setups; throws nothing on non-2xx, check `status` yourself. */
   http(method: string, path: string, options?: HttpOptions): Promise<HttpResponse>;
+  /**
+   * The server's PostgreSQL database (unset on `--pglite`), for setups that seed large data sets with a
+   * few batched SQL statements instead of thousands of HTTP calls.
+   */
+  databaseUrl?: string;
   /** Shared across all scenarios of one run, so a setup can leave a token for a later request. */
   state: Record<string, unknown>;
 }
