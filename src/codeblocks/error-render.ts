@@ -18,8 +18,10 @@ export const CONTENT_TYPES = {
 type Format = keyof typeof CONTENT_TYPES;
 
 function formatOf(req: Request): Format {
-  if (req.path === PATHS.listXml) return 'xml';
-  if (req.path === PATHS.listJson) return 'json';
+  // Express routes ignore case and a trailing slash; the error format must match what the route answers.
+  const path = req.path.toLowerCase().replace(/\/+$/, '');
+  if (path === PATHS.listXml) return 'xml';
+  if (path === PATHS.listJson) return 'json';
   return 'text';
 }
 

@@ -100,6 +100,14 @@ describe('download lists (generation 5)', () => {
     expect(names).toEqual(['a', 'raw']);
   });
 
+  it('answers errors in the list format also for a trailing slash or another letter case', async () => {
+    const res = await t.http.get('/ctx/rest/advancedcodeblocks/1/Download_List/XML/').expect(401);
+    expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(parseXml(res.text).name).toBe('status');
+    const unknown = await t.http.get('/ctx/rest/advancedcodeblocks/1/nothing').set('Authorization', user.auth).expect(404);
+    expect(unknown.text).toBe('Not found.\n');
+  });
+
   it('lists 50 sections', async () => {
     const page = await fx.content({ spaceId: space });
     const body = Array.from({ length: 50 }, (_, i) => `[host ${i}]\nname = h${i}\n`).join('') + '[content]\nserver ${name}\n';
