@@ -1,11 +1,10 @@
 // Wiring of the code-block download API: the service for AppContext and the mounts for createApp,
 // kept here so that the shared context.ts and app.ts only gain one line each.
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { mountApi } from '../platform/http/mount-api.ts';
-import type { RequestHandler } from 'express';
 import { decideView } from '../wiki/content-access.ts';
 import { CodeboxRepository } from './codebox.repository.ts';
 import { CodeblocksService } from './download.service.ts';

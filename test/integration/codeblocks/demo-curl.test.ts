@@ -24,7 +24,7 @@ describe('code-block demo curl lines', () => {
   beforeAll(async () => {
     t = await createTestApp({ BASE_URL: BASE });
     await loadDemo(t.ctx);
-  }, 60_000);
+  }, 120_000);
   afterAll(() => t.close());
 
   it('E1, E2, E3 and the servlet redirect answer 200 with the demo blocks', async () => {
