@@ -10,14 +10,14 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('parent_id').nullable().references('field_options.id').onDelete('CASCADE').comment('Parent option (cascading selects); null for top-level options');
     t.string('value', 255).notNullable().comment('The option value shown to users (trimmed, 1..255 characters)');
     t.string('value_key', 255).notNullable().comment('Value lower-cased by the application: siblings must differ in it');
-    t.integer('sequence').notNullable().comment('0-based position among its siblings; dense (0..n-1)');
+    t.bigInteger('position').notNullable().comment('Sort key among its siblings: sparse (gaps of 2^20) so a move rewrites one row; the API\'s dense sequence is its rank');
     t.boolean('disabled').notNullable().defaultTo(false).comment('A disabled option is kept but not offered on issues');
     t.index(['parent_id'], 'field_options_parent_idx');
   });
   await knex.raw('alter sequence field_options_id_seq restart with 10000');
   // The race-proof duplicate guard: one value per sibling list, without regard to case.
   await knex.raw('create unique index field_options_sibling_value on field_options (context_id, coalesce(parent_id, 0), value_key)');
-  await knex.raw('create index field_options_sibling_order on field_options (context_id, coalesce(parent_id, 0), sequence)');
+  await knex.raw('create index field_options_sibling_order on field_options (context_id, coalesce(parent_id, 0), position, id)');
 
   await knex.schema.createTable('field_option_lists', (t) => {
     t.comment('One row per sibling list that was ever written: the row every write locks first, and a version for caches');

@@ -12,28 +12,37 @@ export interface DefaultValueRead {
   defaultOptions?: OptionJson[] | null;
 }
 
-/** The chosen options of a context's default, in their stored order. */
-export async function readDefaultOptions(q: Knex, contextId: number): Promise<OptionRow[]> {
-  const rows = await q('field_default_options as d')
+export type DefaultOptionRow = OptionRow & { sequence: number };
+
+/** The chosen options of a context's default, in their stored order, each with its rank in its list. */
+export async function readDefaultOptions(q: Knex, contextId: number): Promise<DefaultOptionRow[]> {
+  const rows = (await q('field_default_options as d')
     .join('field_options as o', 'o.id', 'd.option_id')
     .where('d.context_id', contextId)
     .orderBy('d.position')
-    .select<OptionRow[]>('o.id', 'o.field_id', 'o.context_id', 'o.parent_id', 'o.value', 'o.sequence', 'o.disabled');
+    .select(
+      'o.id', 'o.field_id', 'o.context_id', 'o.parent_id', 'o.value', 'o.position', 'o.disabled',
+      q.raw(
+        `(select count(*) from field_options s where s.context_id = o.context_id
+           and coalesce(s.parent_id, 0) = coalesce(o.parent_id, 0)
+           and (s.position < o.position or (s.position = o.position and s.id < o.id)))::int as sequence`,
+      ),
+    )) as DefaultOptionRow[];
   return rows;
 }
 
-export function toDefaultRead(field: FieldTypeInfo, rows: OptionRow[]): DefaultValueRead {
+export function toDefaultRead(field: FieldTypeInfo, rows: DefaultOptionRow[]): DefaultValueRead {
   const first = rows[0];
   if (!first) return {};
   const kind = defaultKindOf(field);
   if (kind === 'multi') {
-    return { defaultOption: null, defaultChildOption: null, defaultOptions: rows.map(toOptionJson) };
+    return { defaultOption: null, defaultChildOption: null, defaultOptions: rows.map((r) => toOptionJson(r, r.sequence)) };
   }
   if (kind === 'cascading') {
     const child = rows[1];
-    return { defaultOption: toOptionJson(first), defaultChildOption: child ? toOptionJson(child) : null, defaultOptions: null };
+    return { defaultOption: toOptionJson(first, first.sequence), defaultChildOption: child ? toOptionJson(child, child.sequence) : null, defaultOptions: null };
   }
-  return { defaultOption: toOptionJson(first), defaultChildOption: null, defaultOptions: null };
+  return { defaultOption: toOptionJson(first, first.sequence), defaultChildOption: null, defaultOptions: null };
 }
 
 /** U3 and U15 read: the default value of `context` as the read model (`{}` when none is set). */

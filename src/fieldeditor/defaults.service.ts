@@ -54,7 +54,7 @@ export class DefaultsService {
       if (wanted.length > 0) {
         await trx('field_default_options').insert(wanted.map((w, position) => ({ context_id: context.id, option_id: w.id, position })));
       }
-      return { before: previous, after: wanted.map((w) => found.get(w.id) as OptionRow) };
+      return { before: previous, after: await readDefaultOptions(trx, context.id) };
     });
     this.emit(actor, field, context, 'default.set', before, after);
     return toDefaultRead(field, after);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SectionImporter } from '../importer/import.service.ts';
 import { badRequest } from '../platform/http/app-error.ts';
-import { defaultKindOf, isMultiLevelField, valueKey, type DefaultKind } from './options.model.ts';
+import { POSITION_GAP, defaultKindOf, isMultiLevelField, valueKey, type DefaultKind } from './options.model.ts';
 import { lockList, type ListKey } from './options.repository.ts';
 import type { ImportOptionNode } from './options-import.schema.ts';
 
@@ -53,9 +53,10 @@ async function importList(
   const existing = (await trx('field_options')
     .where('context_id', list.contextId)
     .andWhereRaw('coalesce(parent_id, 0) = ?', [list.parentId ?? 0])
-    .select('id', 'value_key')) as { id: number; value_key: string }[];
+    .select('id', 'value_key', 'position')) as { id: number; value_key: string; position: number | string }[];
   const idByKey = new Map(existing.map((r) => [r.value_key, r.id] as const));
-  let sequence = existing.length;
+  // New options go after the last one, POSITION_GAP apart (see the migration).
+  let position = existing.reduce((m, r) => Math.max(m, Number(r.position) + POSITION_GAP), 0);
   const fresh: Record<string, unknown>[] = [];
   for (const n of nodes) {
     const key = valueKey(n.value);
@@ -71,7 +72,7 @@ async function importList(
       parent_id: list.parentId,
       value: n.value,
       value_key: key,
-      sequence: sequence++,
+      position: (position += POSITION_GAP) - POSITION_GAP,
       disabled: n.disabled ?? false,
     });
   }

@@ -8,7 +8,8 @@ export interface OptionRow {
   context_id: number;
   parent_id: number | null;
   value: string;
-  sequence: number;
+  /** Sparse sort key among siblings (see the migration); the interface shows its rank as `sequence`. */
+  position: number;
   disabled: boolean;
 }
 
@@ -20,12 +21,16 @@ export interface OptionJson {
   disabled: boolean;
 }
 
-export const toOptionJson = (r: Pick<OptionRow, 'id' | 'value' | 'sequence' | 'disabled'>): OptionJson => ({
+/** `sequence` is the option's 0-based rank in its list, computed by the caller (repository `rankOf`). */
+export const toOptionJson = (r: Pick<OptionRow, 'id' | 'value' | 'disabled'>, sequence: number): OptionJson => ({
   optionvalue: r.value,
   id: r.id,
-  sequence: r.sequence,
+  sequence,
   disabled: r.disabled,
 });
+
+/** Distance between neighbouring positions after an append, a sort or a renumbering. */
+export const POSITION_GAP = 1 << 20;
 
 /** Case-insensitive comparison key of a value (kept in `value_key`; the unique index compares it). */
 export const valueKey = (value: string): string => value.toLowerCase();

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import { valueKey, type OptionRow } from './options.model.ts';
+import { POSITION_GAP, valueKey, type OptionRow } from './options.model.ts';
 
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =
  * the top-level options). Every write runs inside a transaction that first calls `lockList`, so writes to
- * one list are serialised and the set-based sequence updates below always see a dense 0..n-1 list.
+ * one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
+ * each write ONE row; the dense `sequence` the interface shows is the rank, computed when read.
  */
 export interface ListKey {
   contextId: number;
@@ -12,7 +13,7 @@ export interface ListKey {
   parentId: number | null;
 }
 
-const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'sequence', 'disabled'] as const;
+const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'position', 'disabled'] as const;
 
 /** Restricts a query to one sibling list (matches the expression indexes on coalesce(parent_id, 0)). */
 function inList(qb: Knex.QueryBuilder, list: ListKey): Knex.QueryBuilder {
@@ -41,19 +42,28 @@ export async function listVersion(q: Knex, list: ListKey): Promise<number> {
 /** The list as the JSON array the interface answers, built by the database together with the version it shows. */
 export async function listJson(q: Knex, list: ListKey): Promise<{ version: number; json: string }> {
   const parent = list.parentId ?? 0;
-  const result = await q.raw<{ rows: { version: number | string | null; json: string }[] }>(
+  const result = await q.raw<{ rows: { version: number | string | null; json: string | null }[] }>(
     `select (select version from field_option_lists where context_id = ? and parent_key = ?) as version,
-            coalesce(json_agg(json_build_object('optionvalue', value, 'id', id, 'sequence', sequence, 'disabled', disabled)
-                              order by sequence, id), '[]')::text as json
-       from field_options where context_id = ? and coalesce(parent_id, 0) = ?`,
+            (select json_agg(json_build_object('optionvalue', value, 'id', id, 'sequence', rn - 1, 'disabled', disabled) order by rn)::text
+               from (select value, id, disabled, row_number() over (order by position, id) as rn
+                       from field_options where context_id = ? and coalesce(parent_id, 0) = ?) s) as json`,
     [list.contextId, parent, list.contextId, parent],
   );
   const row = result.rows[0];
   return { version: Number(row?.version ?? 0), json: row?.json ?? '[]' };
 }
 
+/** The list in order (ties on position, which only an outside writer could cause, go by id). */
 export async function listRows(q: Knex, list: ListKey): Promise<OptionRow[]> {
-  return inList(q('field_options').select(...COLUMNS), list).orderBy([{ column: 'sequence' }, { column: 'id' }]);
+  return inList(q('field_options').select(...COLUMNS), list).orderBy([{ column: 'position' }, { column: 'id' }]);
+}
+
+/** The 0-based rank of an option in its list: the `sequence` the interface shows. */
+export async function rankOf(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id' | 'position'>): Promise<number> {
+  const row = (await inList(q('field_options').count<{ n: number | string }[]>({ n: '*' }), { contextId: o.context_id, parentId: o.parent_id })
+    .andWhere((w) => w.where('position', '<', o.position).orWhere((e) => e.where('position', o.position).andWhere('id', '<', o.id)))
+    .first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
 }
 
 /** One option of a context; `lock` takes a key-share lock so that it cannot be deleted before we commit. */
@@ -75,14 +85,15 @@ export async function findSameValue(q: Knex, list: ListKey, value: string, excep
   return row?.id;
 }
 
-export async function countList(q: Knex, list: ListKey): Promise<number> {
-  const row = (await inList(q('field_options').count<{ n: number | string }[]>({ n: '*' }), list).first()) as
-    | { n: number | string }
-    | undefined;
-  return Number(row?.n ?? 0);
+/** The position next to `pos` in the list (after it, or before it with `before`), skipping `exceptId`. */
+async function neighbour(q: Knex, list: ListKey, pos: number | null, exceptId: number, before = false): Promise<number | undefined> {
+  const qb = inList(q('field_options').select('position'), list).andWhereNot('id', exceptId);
+  if (pos !== null) qb.andWhere('position', before ? '<' : '>', pos);
+  const row = (await qb.orderBy('position', before ? 'desc' : 'asc').first()) as { position: number | string } | undefined;
+  return row === undefined ? undefined : Number(row.position);
 }
 
-/** Appends an option at the end of its (locked, dense) list. */
+/** Appends an option at the end of its (locked) list. */
 export async function insertOption(
   trx: Knex.Transaction,
   fieldId: number,
@@ -90,7 +101,7 @@ export async function insertOption(
   value: string,
   disabled: boolean,
 ): Promise<OptionRow> {
-  const sequence = await countList(trx, list);
+  const last = await neighbour(trx, list, null, 0, true);
   const [row] = await trx('field_options')
     .insert({
       field_id: fieldId,
@@ -98,7 +109,7 @@ export async function insertOption(
       parent_id: list.parentId,
       value,
       value_key: valueKey(value),
-      sequence,
+      position: last === undefined ? 0 : last + POSITION_GAP,
       disabled,
     })
     .returning<OptionRow[]>([...COLUMNS]);
@@ -109,11 +120,12 @@ export async function insertOption(
 export async function updateOption(
   trx: Knex.Transaction,
   id: number,
-  patch: { value?: string; disabled?: boolean },
+  patch: { value?: string; disabled?: boolean; position?: number },
 ): Promise<OptionRow> {
   const changes: Record<string, unknown> = {};
   if (patch.value !== undefined) Object.assign(changes, { value: patch.value, value_key: valueKey(patch.value) });
   if (patch.disabled !== undefined) changes.disabled = patch.disabled;
+  if (patch.position !== undefined) changes.position = patch.position;
   const q = trx('field_options').where('id', id);
   const [row] = Object.keys(changes).length > 0
     ? await q.update(changes).returning<OptionRow[]>([...COLUMNS])
@@ -122,11 +134,10 @@ export async function updateOption(
   return row;
 }
 
-/** Deletes an option (its children go by FK cascade) and closes the gap it leaves in its list. */
-export async function deleteOption(trx: Knex.Transaction, list: ListKey, option: OptionRow): Promise<void> {
+/** Deletes an option; its children go by FK cascade. Ranks behind it close up by themselves. */
+export async function deleteOption(trx: Knex.Transaction, option: OptionRow): Promise<void> {
   const deleted = await trx('field_options').where('id', option.id).del().returning('id');
   if (deleted.length !== 1) throw new Error(`option ${option.id} vanished inside its locked list`);
-  await inList(trx('field_options'), list).andWhere('sequence', '>', option.sequence).decrement('sequence', 1);
 }
 
 /** Ids of an option and all its descendants (for cleaning the lock rows of lists that no longer exist). */
@@ -155,25 +166,39 @@ export async function deleteListLocks(trx: Knex.Transaction, contextId: number, 
 }
 
 /**
- * Moves one option of a dense list from index `from` to index `to` in ONE statement: the options in
- * between shift by one towards the gap, the moved option takes `to`.
+ * The position that puts an option first (`afterPos` null) or right after the sibling at `afterPos`:
+ * midway to the next sibling. Undefined when there is no integer left in between (then renumber).
  */
-export async function moveWithinList(trx: Knex.Transaction, list: ListKey, id: number, from: number, to: number): Promise<void> {
-  if (from === to) return;
-  const [lo, hi, shift] = to < from ? [to, from, 1] : [from, to, -1];
-  await inList(trx('field_options'), list)
-    .andWhereBetween('sequence', [lo, hi])
-    .update({ sequence: trx.raw('case when id = ? then ?::int else sequence + ?::int end', [id, to, shift]) });
+export async function positionAfter(q: Knex, list: ListKey, movingId: number, afterPos: number | null): Promise<number | undefined> {
+  if (afterPos === null) {
+    const first = await neighbour(q, list, null, movingId);
+    return first === undefined ? 0 : first - POSITION_GAP;
+  }
+  const next = await neighbour(q, list, afterPos, movingId);
+  if (next === undefined) return afterPos + POSITION_GAP;
+  const gap = next - afterPos;
+  return gap >= 2 ? afterPos + Math.floor(gap / 2) : undefined;
 }
 
-/** Writes a whole new order (ids in their new order) in one statement. */
+/** Writes a whole new order (ids in their new order) as positions 0, GAP, 2·GAP … in one statement. */
 export async function writeOrder(trx: Knex.Transaction, list: ListKey, orderedIds: number[]): Promise<void> {
   if (orderedIds.length === 0) return;
-  const seqs = orderedIds.map((_, i) => i);
+  const positions = orderedIds.map((_, i) => i * POSITION_GAP);
   await trx.raw(
-    `update field_options o set sequence = v.seq
-       from unnest(?::int[], ?::int[]) as v(id, seq)
-      where o.id = v.id and o.context_id = ? and coalesce(o.parent_id, 0) = ? and o.sequence is distinct from v.seq`,
-    [orderedIds, seqs, list.contextId, list.parentId ?? 0],
+    `update field_options o set position = v.pos
+       from unnest(?::int[], ?::bigint[]) as v(id, pos)
+      where o.id = v.id and o.context_id = ? and coalesce(o.parent_id, 0) = ? and o.position is distinct from v.pos`,
+    [orderedIds, positions, list.contextId, list.parentId ?? 0],
+  );
+}
+
+/** Spreads a list's positions out again (rarely needed: after ~20 moves into the same gap). */
+export async function renumber(trx: Knex.Transaction, list: ListKey): Promise<void> {
+  await trx.raw(
+    `update field_options o set position = (s.rn - 1) * ?::bigint
+       from (select id, row_number() over (order by position, id) as rn
+               from field_options where context_id = ? and coalesce(parent_id, 0) = ?) s
+      where o.id = s.id`,
+    [POSITION_GAP, list.contextId, list.parentId ?? 0],
   );
 }

@@ -26,7 +26,7 @@ type Change = { action: string; before: unknown; after: unknown };
 
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
-const withParent = (o: OptionRow) => ({ ...toOptionJson(o), parentId: o.parent_id });
+const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, sequence), parentId: o.parent_id });
 const isUniqueViolation = (err: unknown) =>
   (err as { code?: string; constraint?: string } | null)?.code === '23505';
 
@@ -62,7 +62,8 @@ export class OptionsService {
       const existing = await repo.findSameValue(trx, list, input.value);
       if (existing !== undefined) throw duplicateValue(input.value, existing);
       const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
-      return { result: toOptionJson(row), change: { action: 'option.created', before: null, after: withParent(row) } };
+      const json = toOptionJson(row, await repo.rankOf(trx, row));
+      return { result: json, change: { action: 'option.created', before: null, after: { ...json, parentId: row.parent_id } } };
     });
   }
 
@@ -75,7 +76,11 @@ export class OptionsService {
         if (existing !== undefined) throw duplicateValue(patch.value, existing);
       }
       const row = await repo.updateOption(trx, id, patch);
-      return { result: toOptionJson(row), change: { action: 'option.updated', before: withParent(before), after: withParent(row) } };
+      const sequence = await repo.rankOf(trx, row);
+      return {
+        result: toOptionJson(row, sequence),
+        change: { action: 'option.updated', before: withParent(before, sequence), after: withParent(row, sequence) },
+      };
     });
   }
 
@@ -86,9 +91,10 @@ export class OptionsService {
     const extra: Change[] = [];
     const result = await this.write(actor, scope, undefined, id, async (trx, list) => {
       const option = await this.loadInList(trx, scope, id);
+      const sequence = await repo.rankOf(trx, option);
       const defaultBefore = await readDefaultOptions(trx, scope.context.id);
       const subtree = isCascading(scope.field) ? await repo.subtreeIds(trx, id) : [id];
-      await repo.deleteOption(trx, list, option);
+      await repo.deleteOption(trx, option);
       await repo.deleteListLocks(trx, scope.context.id, subtree);
       const defaultAfter = await readDefaultOptions(trx, scope.context.id);
       if (defaultAfter.length !== defaultBefore.length) {
@@ -100,31 +106,39 @@ export class OptionsService {
       }
       return {
         result: { id },
-        change: { action: 'option.deleted', before: { ...withParent(option), deletedIds: subtree }, after: null },
+        change: { action: 'option.deleted', before: { ...withParent(option, sequence), deletedIds: subtree }, after: null },
       };
     });
     for (const c of extra) this.emit(actor, scope, c);
     return result;
   }
 
-  /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). */
+  /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
     return this.write(actor, scope, undefined, id, async (trx, list) => {
       const option = await this.loadInList(trx, scope, id);
-      let to = 0;
+      const before = await repo.rankOf(trx, option);
+      let row = option;
+      let target: OptionRow | undefined;
       if ('afterId' in move) {
-        const target = await repo.findOption(trx, scope.context.id, move.afterId);
-        if (!target || target.parent_id !== scope.parentId) {
-          throw afterNotSibling(move.afterId, id);
-        }
-        to = target.id === option.id ? option.sequence : target.sequence < option.sequence ? target.sequence + 1 : target.sequence;
+        target = await repo.findOption(trx, scope.context.id, move.afterId);
+        if (!target || target.parent_id !== scope.parentId) throw afterNotSibling(move.afterId, id);
       }
-      await repo.moveWithinList(trx, list, option.id, option.sequence, to);
-      const row = await repo.findOption(trx, scope.context.id, id);
-      if (!row) throw optionNotFound(id);
+      if (target?.id !== option.id) {
+        let position = await repo.positionAfter(trx, list, id, target?.position ?? null);
+        if (position === undefined && target) {
+          // No integer left between the two neighbours: spread the list out, then place it again.
+          await repo.renumber(trx, list);
+          const moved = await repo.findOption(trx, scope.context.id, target.id);
+          position = await repo.positionAfter(trx, list, id, moved?.position ?? null);
+        }
+        if (position === undefined) throw new Error('no position after renumbering');
+        row = await repo.updateOption(trx, id, { position });
+      }
+      const after = await repo.rankOf(trx, row);
       return {
-        result: toOptionJson(row),
-        change: { action: 'option.moved', before: withParent(option), after: withParent(row) },
+        result: toOptionJson(row, after),
+        change: { action: 'option.moved', before: withParent(option, before), after: withParent(row, after) },
       };
     });
   }
@@ -137,7 +151,7 @@ export class OptionsService {
       await repo.writeOrder(trx, list, sorted.map((r) => r.id));
       const first = sorted[0];
       return {
-        result: first ? { ...toOptionJson(first), sequence: 0 } : {},
+        result: first ? toOptionJson(first, 0) : {},
         change: {
           action: 'option.sorted',
           before: null,

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp, type TestUser } from '../helpers/test-app.
 import { addOptions, createField, grant, paths, type OptionJson } from '../helpers/options-fixtures.ts';
 
 // Real PostgreSQL (a pool of connections): concurrent writes to ONE sibling list must serialise on the
-// list lock, so that values stay unique, sequences stay dense and no request ends in a 500.
+// list lock, so that values stay unique, positions stay distinct, listed sequences stay dense and no request ends in a 500.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent writes (PostgreSQL)', () => {
   let t: TestApp;
   let bob: TestUser;
@@ -13,14 +13,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   });
   afterAll(() => t.close());
 
-  async function invariants(contextId: number, parentId: number | null) {
+  /** Stored positions are unique per list; the listed sequence is dense 0..n-1; values are unique without regard to case. */
+  async function invariants(fieldId: number, contextId: number, parentId: number | null) {
     const rows = (await t.ctx.db.knex('field_options')
       .where('context_id', contextId)
       .andWhereRaw('coalesce(parent_id, 0) = ?', [parentId ?? 0])
-      .orderBy('sequence')
-      .select('id', 'value', 'sequence')) as { id: number; value: string; sequence: number }[];
-    expect(rows.map((r) => r.sequence)).toEqual(rows.map((_, i) => i));
+      .orderBy([{ column: 'position' }, { column: 'id' }])
+      .select('id', 'value', 'position')) as { id: number; value: string; position: number }[];
+    expect(new Set(rows.map((r) => Number(r.position))).size).toBe(rows.length);
     expect(new Set(rows.map((r) => r.value.toLowerCase())).size).toBe(rows.length);
+    const p = paths(fieldId, contextId);
+    const listed = (await t.http.get(parentId === null ? p.options : p.children(parentId)).set('Authorization', bob.auth).expect(200)).body as OptionJson[];
+    expect(listed.map((o) => o.sequence)).toEqual(rows.map((_, i) => i));
+    expect(listed.map((o) => o.id)).toEqual(rows.map((r) => r.id));
     return rows;
   }
 
@@ -67,9 +72,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
     const p = paths(f.id, 'default');
     const opts = await addOptions(t, bob.auth, p.options, Array.from({ length: 30 }, (_, i) => `seed-${i}`));
     await race(p.options, opts, p.move, p.option, p.sort);
-    const rows = await invariants(f.defaultContextId, null);
-    const listed = (await t.http.get(p.options).set('Authorization', bob.auth).expect(200)).body as OptionJson[];
-    expect(listed.map((o) => o.id)).toEqual(rows.map((r) => r.id));
+    await invariants(f.id, f.defaultContextId, null);
   });
 
   it('the same holds on a child list while its parent list changes too', async () => {
@@ -82,8 +85,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
       race(p.children(parent!.id), kids, (id) => p.childMove(parent!.id, id), (id) => p.child(parent!.id, id), p.childSort(parent!.id)),
       ...siblings.map((s) => t.http.post(p.move(s.id)).set('Authorization', bob.auth).send({ position: 'First' }).expect(200)),
     ]);
-    await invariants(f.defaultContextId, parent!.id);
-    await invariants(f.defaultContextId, null);
+    await invariants(f.id, f.defaultContextId, parent!.id);
+    await invariants(f.id, f.defaultContextId, null);
   });
 
   it('a parent deleted during child writes takes every child with it and nothing fails with 500', async () => {

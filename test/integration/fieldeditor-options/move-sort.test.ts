@@ -112,11 +112,26 @@ describe('field editor options: move and sort', () => {
     }
   });
 
-  it('repairs a broken sequence', async () => {
+  it('lists densely even when stored positions collide, and sort spreads them out again', async () => {
     const l = await list(['c', 'b', 'a']);
-    await t.ctx.db.knex('field_options').whereIn('id', [l.id('a'), l.id('b'), l.id('c')]).update({ sequence: 7 });
+    const ids = [l.id('a'), l.id('b'), l.id('c')];
+    await t.ctx.db.knex('field_options').whereIn('id', ids).update({ position: 7 });
+    expect(await l.values()).toEqual(['c', 'b', 'a']); // ties go by id: creation order
     await sort(l.p.sort, { locale: 'en-US' }).expect(200);
     expect(await l.values()).toEqual(['a', 'b', 'c']);
+    const positions = (await t.ctx.db.knex('field_options').whereIn('id', ids).pluck('position')) as number[];
+    expect(new Set(positions.map(Number)).size).toBe(3);
+  });
+
+  it('keeps the order through many moves into the same gap (renumbering when the gap is used up)', async () => {
+    const l = await list(['first', 'x', 'last']);
+    // Moving alternately right after "first" halves the same gap each time: 2^20 lasts about 20 moves.
+    const movers = Array.from({ length: 30 }, (_, i) => `m${i}`);
+    await addOptions(t, bob.auth, l.p.options, movers);
+    const all = (await t.http.get(l.p.options).set('Authorization', bob.auth).expect(200)).body as { id: number; optionvalue: string }[];
+    const idOf = (v: string) => all.find((o) => o.optionvalue === v)!.id;
+    for (const m of movers) await move(l.p.move(idOf(m)), { after: idOf('first') }).expect(200);
+    expect(await l.values()).toEqual(['first', ...[...movers].reverse(), 'x', 'last']);
   });
 
   it('sorts an empty list', async () => {
