@@ -7,6 +7,7 @@ import type { Logger } from '../platform/log/logger.ts';
 import { mountApi } from '../platform/http/mount-api.ts';
 import { decideView } from '../wiki/content-access.ts';
 import { CodeboxRepository } from './codebox.repository.ts';
+import { CoalescingTemplateSource } from './coalescing-source.ts';
 import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
 import { generationOf, REST_BASE } from './generation.ts';
@@ -24,7 +25,7 @@ export function createCodeblocksService(config: Config, knex: Knex, log: Logger)
     knex,
     decideView,
     codeboxes: new CodeboxRepository(knex),
-    remote: new RemoteTemplateFetcher({ allowlist }),
+    remote: new CoalescingTemplateSource(new RemoteTemplateFetcher({ allowlist })),
   });
 }
 

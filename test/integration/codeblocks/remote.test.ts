@@ -10,9 +10,12 @@ import { expect500 } from './support.ts';
 const E1 = '/rest/advancedcodeblocks/1/download_code/plain_text';
 const MIB = 1024 * 1024;
 
+const hits = new Map<string, number>();
+
 function templateServer(): http.Server {
   return http.createServer((req, res) => {
     const path = req.url ?? '';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
     const send = (status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
       res.end(body);
@@ -43,6 +46,7 @@ function templateServer(): http.Server {
       return setTimeout(() => res.socket?.destroy(), 20);
     }
     if (path === '/allowed/slow.txt') return; // never answers
+    if (path.startsWith('/allowed/counted')) return void setTimeout(() => send(200, `counted ${hits.get(path)}`), 1000);
     send(404, 'unknown');
   });
 }
@@ -142,6 +146,16 @@ describe('remote code boxes', () => {
 
   it('checks the section before fetching: an unknown section is a parameter error', async () => {
     expect500('5', 'E1', await download(url('/allowed/slow.txt'), keyOf('nope')), 'INVALID_URL_PARAMETER', 'nope');
+  });
+
+  it('lets concurrent downloads of one URL share a fetch, and fetches again afterwards', async () => {
+    const macroId = await remoteBox(url('/allowed/counted-1'));
+    const one = () => t.http.get(E1).query({ key: 'cmF3', macroId, contentId: String(pageId) }).set('Authorization', user.auth);
+    const answers = await Promise.all([one(), one(), one(), one()]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(hits.get('/allowed/counted-1')).toBe(1);
+    expect(new Set(answers.map((r) => r.text))).toEqual(new Set(['counted 1']));
+    expect((await one()).text).toBe('counted 2');
   });
 
   it('gives up after 5 s with IO', async () => {
