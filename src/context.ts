@@ -44,6 +44,8 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
   const authenticator = new Authenticator({
     store: createAuthStore(db.knex),
     hasher,
+    changes: db.changes,
+    log,
     maxAttempts: config.maxAuthAttempts,
     lockoutMinutes: config.lockoutMinutes,
   });
@@ -57,8 +59,8 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     hasher,
     authenticator,
     authenticate: createAuthenticate(authenticator),
-    directory: new DirectoryService(db.knex, hasher, events),
-    tokens: new TokensService(db.knex),
+    directory: new DirectoryService(db.knex, hasher, events, db.changes),
+    tokens: new TokensService(db.knex, db.changes),
     codeblocks: createCodeblocksService(config, db.knex, log),
     wiki: createWikiServices(db.knex),
     fieldeditorOptions: createFieldeditorOptions(db, events),

@@ -15,8 +15,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function openDatabase(config: Config): Db {
-  return createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
+export function openDatabase(config: Config, log?: Logger): Db {
+  return createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, log });
 }
 
 /** The HTTP server settings shared by production and tests. */
@@ -30,7 +30,7 @@ export function createHttpServer(app: http.RequestListener): http.Server {
 
 /** config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const db = openDatabase(config);
+  const db = openDatabase(config, log);
   let ctx: AppContext;
   let boot: BootstrapResult;
   try {

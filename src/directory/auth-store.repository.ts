@@ -1,59 +1,52 @@
 import type { Knex } from 'knex';
-import type { AuthStore, LoginRecord, TokenRecord } from '../platform/auth/auth-user.ts';
+import type { AuthStore, DirectoryUser, LoginRecord, TokenRecord } from '../platform/auth/auth-user.ts';
+import { BUILTIN_GROUPS } from './groups.repository.ts';
 
-const ADMIN_GROUPS = ['administrators', 'system-administrators'];
+/** The user's group names, sorted, computed in the same query as the login lookup. */
+const GROUPS_OF_U = `coalesce((select array_agg(g.name order by g.name_key) from group_members gm
+  join groups g on g.id = gm.group_id where gm.user_id = u.id), '{}') as group_names`;
 
-/** Role flags of the user row `u`, computed in the same query as the login lookup. */
-function roleColumns(knex: Knex) {
-  return [
-    knex.raw(
-      `exists(select 1 from group_members gm join groups g on g.id = gm.group_id
-              where gm.user_id = u.id and g.name_key in (?, ?)) as is_admin`,
-      ADMIN_GROUPS,
-    ),
-    knex.raw(
-      `exists(select 1 from group_members gm join groups g on g.id = gm.group_id
-              where gm.user_id = u.id and g.name_key = 'system-administrators') as is_system_admin`,
-    ),
-  ];
+interface UserColumns {
+  id: number;
+  name: string;
+  display_name: string;
+  email: string;
+  active: boolean;
+  group_names: string[];
+}
+
+function toDirectoryUser(row: UserColumns): DirectoryUser {
+  const groups = row.group_names;
+  const isSystemAdmin = groups.includes(BUILTIN_GROUPS.systemAdministrators);
+  return {
+    id: row.id,
+    name: row.name,
+    displayName: row.display_name,
+    email: row.email,
+    active: row.active,
+    groups,
+    isAdmin: isSystemAdmin || groups.includes(BUILTIN_GROUPS.administrators),
+    isSystemAdmin,
+  };
 }
 
 /**
- * The directory's side of authentication: one query per request for Basic (user, roles and the
- * failed-login state of the name together) and one for Bearer.
+ * The directory's side of authentication: one query per cache miss, for Basic (user, groups and the
+ * failed-login state of the name together) and for Bearer.
  */
 export function createAuthStore(knex: Knex): AuthStore {
   return {
     async findLogin(username): Promise<LoginRecord> {
       const key = username.toLowerCase();
       const row = await knex
-        .select(
-          'u.id',
-          'u.name',
-          'u.display_name',
-          'u.active',
-          'u.password_hash',
-          'f.failures',
-          'f.locked_at',
-          ...roleColumns(knex),
-        )
+        .select('u.id', 'u.name', 'u.display_name', 'u.email', 'u.active', 'u.password_hash', 'f.failures', 'f.locked_at', knex.raw(GROUPS_OF_U))
         .from(knex.raw('(select ?::text as k) as q', [key]))
         .leftJoin('users as u', 'u.name_key', 'q.k')
         .leftJoin('auth_failures as f', 'f.name_key', 'q.k')
         .first();
+      const exists = row && row.id !== null && row.id !== undefined;
       return {
-        user:
-          row && row.id !== null && row.id !== undefined
-            ? {
-                id: row.id,
-                name: row.name,
-                displayName: row.display_name,
-                active: row.active,
-                passwordHash: row.password_hash,
-                isAdmin: row.is_admin,
-                isSystemAdmin: row.is_system_admin,
-              }
-            : undefined,
+        user: exists ? { ...toDirectoryUser(row), passwordHash: row.password_hash } : undefined,
         failures: row?.failures ?? 0,
         lockedAt: row?.locked_at ?? null,
       };
@@ -61,15 +54,17 @@ export function createAuthStore(knex: Knex): AuthStore {
 
     async recordFailure(username, max) {
       // One statement, so concurrent failures on several nodes all count and the lock is set exactly once.
-      await knex.raw(
+      const result = await knex.raw(
         `insert into auth_failures (name_key, failures, locked_at, last_failure_at)
          values (?, 1, case when 1 >= ? then now() end, now())
          on conflict (name_key) do update set
            failures = auth_failures.failures + 1,
            locked_at = case when auth_failures.failures + 1 >= ? then now() else auth_failures.locked_at end,
-           last_failure_at = now()`,
+           last_failure_at = now()
+         returning failures`,
         [username.toLowerCase(), max, max],
       );
+      return Number(result.rows[0].failures);
     },
 
     async clearFailures(username) {
@@ -78,18 +73,13 @@ export function createAuthStore(knex: Knex): AuthStore {
 
     async findToken(tokenHash): Promise<TokenRecord | undefined> {
       const row = await knex
-        .select('t.id as token_id', 't.expires_at', 't.last_used_at', 'u.id', 'u.name', 'u.display_name', 'u.active', ...roleColumns(knex))
+        .select('t.id as token_id', 't.expires_at', 't.last_used_at', 'u.id', 'u.name', 'u.display_name', 'u.email', 'u.active', knex.raw(GROUPS_OF_U))
         .from('access_tokens as t')
         .join('users as u', 'u.id', 't.user_id')
         .where('t.token_hash', tokenHash)
         .first();
       if (!row) return undefined;
-      return {
-        tokenId: row.token_id,
-        expiresAt: row.expires_at,
-        lastUsedAt: row.last_used_at,
-        user: { id: row.id, name: row.name, displayName: row.display_name, active: row.active, isAdmin: row.is_admin, isSystemAdmin: row.is_system_admin },
-      };
+      return { tokenId: row.token_id, expiresAt: row.expires_at, lastUsedAt: row.last_used_at, user: toDirectoryUser(row) };
     },
 
     async touchToken(tokenId) {

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
 import type { PasswordHasher } from '../platform/auth/password-hasher.ts';
 import type { EventBus } from '../platform/events/event-bus.ts';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
 
@@ -12,13 +14,22 @@ export interface UserWithGroups extends UserRow {
 const userNotFound = () => notFound('The user does not exist.', 'USER_NOT_FOUND');
 const groupNotFound = () => notFound('The group does not exist.', 'GROUP_NOT_FOUND');
 
-/** Rules of the directory: users, groups and memberships. Every change is one transaction. */
+/**
+ * Rules of the directory: users, groups and memberships. Every change is one transaction; a change that can
+ * alter who may log in, or with which groups, is announced on the change feed before it is answered, so that
+ * no node serves a cached credential or group list that is no longer true.
+ */
 export class DirectoryService {
   constructor(
     private readonly knex: Knex,
     private readonly hasher: PasswordHasher,
     private readonly events: EventBus,
+    private readonly changes: ChangeFeed,
   ) {}
+
+  private announce(): Promise<void> {
+    return this.changes.publish(DIRECTORY_TOPIC);
+  }
 
   async withGroups(user: UserRow): Promise<UserWithGroups> {
     return { ...user, groups: await groups.namesOfUser(this.knex, user.id) };
@@ -64,6 +75,7 @@ export class DirectoryService {
     const user = await users.findByName(this.knex, name);
     if (!user) throw userNotFound();
     await users.setPassword(this.knex, user.id, await this.hasher.hash(password));
+    await this.announce();
   }
 
   /** Deletes a user with its memberships and tokens, then tells subscribers (the field editor drops grants). */
@@ -75,6 +87,7 @@ export class DirectoryService {
       await users.delete(trx, user.id);
       return user;
     });
+    await this.announce();
     this.events.emit('user.deleted', { userId: deleted.id, username: deleted.name });
   }
 
@@ -104,10 +117,11 @@ export class DirectoryService {
       if (group.builtin) throw badRequest('A built-in group cannot be deleted.', undefined, 'GROUP_BUILTIN');
       await groups.delete(trx, group.id);
     });
+    await this.announce();
   }
 
   async addMember(groupName: string, userName: string): Promise<GroupRow> {
-    return this.knex.transaction(async (trx) => {
+    const group = await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, groupName);
       if (!group) throw groupNotFound();
       const user = await users.findByName(trx, userName);
@@ -115,6 +129,8 @@ export class DirectoryService {
       await groups.addMember(trx, group.id, user.id);
       return group;
     });
+    await this.announce();
+    return group;
   }
 
   async removeMember(groupName: string, userName: string): Promise<void> {
@@ -128,6 +144,7 @@ export class DirectoryService {
         throw notFound('The user is not a member of the group.', 'NOT_A_MEMBER');
       }
     });
+    await this.announce();
   }
 
   groupPicker(query: string, maxResults: number) {

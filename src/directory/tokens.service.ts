@@ -2,13 +2,18 @@ import type { Knex } from 'knex';
 import { notFound } from '../platform/http/app-error.ts';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { generateRawToken, hashToken } from '../platform/auth/tokens.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { tokensRepository as tokens, type TokenRow } from './tokens.repository.ts';
 
 const DAY_MS = 86_400_000;
 
 /** Personal access tokens: the raw value exists only in the creation answer. */
 export class TokensService {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   async create(userId: number, name: string, expirationDays?: number): Promise<{ row: TokenRow; rawToken: string }> {
     const rawToken = generateRawToken();
@@ -27,6 +32,8 @@ export class TokensService {
     const isAdmin = actor.isAdmin || actor.isSystemAdmin;
     if (!row || (row.user_id !== actor.id && !isAdmin)) throw notFound('The token does not exist.', 'TOKEN_NOT_FOUND');
     if (!(await tokens.delete(this.knex, id))) throw notFound('The token does not exist.', 'TOKEN_NOT_FOUND');
+    // Every node drops cached tokens before the revocation is answered.
+    await this.changes.publish(DIRECTORY_TOPIC);
   }
 }
 

@@ -1,11 +1,12 @@
 import type { UserRow } from './users.repository.ts';
-import type { UserWithGroups } from './directory.service.ts';
+
+type PresentableUser = Pick<UserRow, 'name' | 'display_name' | 'email' | 'active'> & { groups?: string[] };
 
 /** JSON shapes of the tracker host's user and group resources. */
-export function presentUser(baseUrl: string, u: UserRow | UserWithGroups) {
+export function presentUser(baseUrl: string, u: PresentableUser) {
   const self = `${baseUrl}/rest/api/2/user?username=${encodeURIComponent(u.name)}`;
   const base = { self, key: u.name.toLowerCase(), name: u.name, emailAddress: u.email, displayName: u.display_name, active: u.active };
-  if (!('groups' in u)) return base;
+  if (!u.groups) return base;
   return { ...base, groups: { size: u.groups.length, items: u.groups.map((name) => presentGroup(baseUrl, name)) } };
 }
 

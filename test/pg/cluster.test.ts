@@ -89,6 +89,23 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
     expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: auth('alice', 'changed') })).status).toBe(200);
   });
 
+  it('a group membership changed on one node shows on the other at once', async () => {
+    const groupsOn = async (url: string) =>
+      ((await (await fetch(`${url}/rest/api/2/myself`, { headers: auth('alice', 'changed') })).json()) as { groups: { items: { name: string }[] } }).groups.items.map(
+        (g) => g.name,
+      );
+    expect(await groupsOn(b.url)).not.toContain('administrators');
+    const add = await fetch(`${a.url}/rest/api/2/group/user?groupname=administrators`, {
+      method: 'POST',
+      headers: { ...auth('admin', 'cluster-admin'), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'alice' }),
+    });
+    expect(add.status).toBe(201);
+    expect(await groupsOn(b.url)).toContain('administrators');
+    // and the new right works on B at once
+    expect((await fetch(`${b.url}/rest/api/2/user?username=admin`, { headers: auth('alice', 'changed') })).status).toBe(200);
+  });
+
   it('a token revoked on one node stops on the other at once', async () => {
     const created = await fetch(`${a.url}/rest/pat/latest/tokens`, {
       method: 'POST',

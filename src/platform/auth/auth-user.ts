@@ -3,6 +3,10 @@ export interface AuthUser {
   id: number;
   name: string;
   displayName: string;
+  email: string;
+  active: boolean;
+  /** Names of the user's groups, sorted. */
+  groups: string[];
   isAdmin: boolean;
   isSystemAdmin: boolean;
   /** How this request proved who it is. */
@@ -17,11 +21,12 @@ declare global {
   }
 }
 
+/** The user as the directory holds it, without the way of authentication. */
+export type DirectoryUser = Omit<AuthUser, 'via'>;
+
 /** What the authenticator needs from the directory (implemented by directory/auth-store.repository.ts). */
 export interface LoginRecord {
-  user:
-    | { id: number; name: string; displayName: string; active: boolean; passwordHash: string; isAdmin: boolean; isSystemAdmin: boolean }
-    | undefined;
+  user: (DirectoryUser & { passwordHash: string }) | undefined;
   failures: number;
   lockedAt: Date | null;
 }
@@ -30,14 +35,14 @@ export interface TokenRecord {
   tokenId: number;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
-  user: { id: number; name: string; displayName: string; active: boolean; isAdmin: boolean; isSystemAdmin: boolean };
+  user: DirectoryUser;
 }
 
 export interface AuthStore {
   /** The user by login name (without regard to case) and the failed-login state of that name. */
   findLogin(username: string): Promise<LoginRecord>;
-  /** Counts one failure; locks the name when the count reaches `max`. */
-  recordFailure(username: string, max: number): Promise<void>;
+  /** Counts one failure, locks the name when the count reaches `max`; answers the new count. */
+  recordFailure(username: string, max: number): Promise<number>;
   clearFailures(username: string): Promise<void>;
   findToken(tokenHash: string): Promise<TokenRecord | undefined>;
   touchToken(tokenId: number): Promise<void>;

@@ -1,70 +1,88 @@
-import type { AuthStore, AuthUser } from './auth-user.ts';
+import type { Logger } from '../log/logger.ts';
+import type { ChangeFeed } from '../events/change-feed.ts';
+import type { AuthStore, AuthUser, DirectoryUser } from './auth-user.ts';
 import type { BasicCredentials } from './basic-credentials.ts';
-import { CredentialCache } from './credential-cache.ts';
+import { AuthCache } from './auth-cache.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
 
 export type AuthOutcome = { ok: true; user: AuthUser } | { ok: false; reason: 'failed' | 'denied' };
 
+/** Topic of the change feed for anything that can change who may log in or with which rights. */
+export const DIRECTORY_TOPIC = 'directory';
+
 export interface AuthenticatorOptions {
   store: AuthStore;
   hasher: PasswordHasher;
+  changes: ChangeFeed;
   maxAttempts: number;
   /** 0: locked until an administrator resets the lock. */
   lockoutMinutes: number;
-  cache?: CredentialCache;
+  log?: Logger;
 }
 
 const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * The rules of logging in, independent of HTTP: lockout, the slow hash and its cache, token expiry.
- * Unknown user, inactive user and wrong password all answer the same 'failed', after the same work.
+ * The rules of logging in, independent of HTTP: lockout, the slow hash, token expiry, and the cache that
+ * keeps the hot path free of database work. Unknown user, inactive user and wrong password all answer the
+ * same 'failed', after the same work.
  */
 export class Authenticator {
-  readonly cache: CredentialCache;
+  readonly cache = new AuthCache();
 
   constructor(private readonly opts: AuthenticatorOptions) {
-    this.cache = opts.cache ?? new CredentialCache();
+    opts.changes.on(DIRECTORY_TOPIC, () => this.cache.clear());
   }
 
   async basic({ username, password }: BasicCredentials): Promise<AuthOutcome> {
-    const { store, hasher, maxAttempts } = this.opts;
+    const { store, hasher, maxAttempts, changes } = this.opts;
+    const key = this.cache.basicKey(username, password);
+    const cached = this.cache.getBasic(key);
+    if (cached && changes.live) return { ok: true, user: withVia(cached.user, 'basic') };
+
     const login = await store.findLogin(username);
     if (this.isLocked(login.lockedAt)) return { ok: false, reason: 'denied' };
     const user = login.user;
     let valid = false;
-    if (user && this.cache.matches(user.name, password, user.passwordHash)) {
-      valid = true;
-    } else if (user) {
-      valid = await hasher.verify(password, user.passwordHash);
-      if (valid) this.cache.remember(user.name, password, user.passwordHash);
-    } else {
-      await hasher.burn(password);
-    }
+    if (user && cached && cached.storedHash === user.passwordHash) valid = true;
+    else if (user) valid = await hasher.verify(password, user.passwordHash);
+    else await hasher.burn(password);
+
     if (!valid || !user || !user.active) {
-      await store.recordFailure(username, maxAttempts);
+      const failures = await store.recordFailure(username, maxAttempts);
+      // A first failure (so cached successes elsewhere stop skipping the counter reset) and a new lock
+      // must reach every node's cache; the failures in between need not.
+      if (failures === 1 || failures >= maxAttempts) await changes.publish(DIRECTORY_TOPIC);
       return { ok: false, reason: 'failed' };
     }
     if (login.failures > 0) await store.clearFailures(username);
-    return {
-      ok: true,
-      user: { id: user.id, name: user.name, displayName: user.displayName, isAdmin: user.isAdmin, isSystemAdmin: user.isSystemAdmin, via: 'basic' },
-    };
+    const { passwordHash, ...profile } = user;
+    this.cache.setBasic(key, profile, passwordHash);
+    return { ok: true, user: withVia(profile, 'basic') };
   }
 
   async bearer(rawToken: string): Promise<AuthOutcome> {
-    const record = await this.opts.store.findToken(hashToken(rawToken));
+    const tokenHash = hashToken(rawToken);
     const now = Date.now();
-    if (!record || !record.user.active || (record.expiresAt && record.expiresAt.getTime() <= now)) {
-      return { ok: false, reason: 'failed' };
+    let entry = this.opts.changes.live ? this.cache.getBearer(tokenHash) : undefined;
+    if (!entry) {
+      const record = await this.opts.store.findToken(tokenHash);
+      if (!record) return { ok: false, reason: 'failed' };
+      entry = this.cache.setBearer(tokenHash, {
+        user: record.user,
+        tokenId: record.tokenId,
+        tokenExpiresAt: record.expiresAt,
+        lastUsedAt: record.lastUsedAt,
+      });
     }
-    // Writing last_used_at on every request would double the database work of a hot path; once a minute is enough.
-    if (!record.lastUsedAt || now - record.lastUsedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
-      await this.opts.store.touchToken(record.tokenId);
+    if (!entry.user.active || (entry.tokenExpiresAt && entry.tokenExpiresAt.getTime() <= now)) return { ok: false, reason: 'failed' };
+    // Writing last_used_at on every request would double the work of a hot path; once a minute is enough.
+    if (!entry.lastUsedAt || now - entry.lastUsedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
+      entry.lastUsedAt = new Date(now);
+      this.opts.store.touchToken(entry.tokenId).catch((err: unknown) => this.opts.log?.warn({ err }, 'could not record token use'));
     }
-    const u = record.user;
-    return { ok: true, user: { id: u.id, name: u.name, displayName: u.displayName, isAdmin: u.isAdmin, isSystemAdmin: u.isSystemAdmin, via: 'bearer' } };
+    return { ok: true, user: withVia(entry.user, 'bearer') };
   }
 
   private isLocked(lockedAt: Date | null): boolean {
@@ -73,3 +91,5 @@ export class Authenticator {
     return minutes === 0 || Date.now() - lockedAt.getTime() < minutes * 60_000;
   }
 }
+
+const withVia = (user: DirectoryUser, via: AuthUser['via']): AuthUser => ({ ...user, via });

@@ -5,12 +5,16 @@ import type { PGlite } from '@electric-sql/pglite';
 import ClientPGLite from 'knex-pglite';
 import { migrationSource } from './migration-source.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { LocalChangeFeed, PgChangeFeed, type ChangeFeed } from '../events/change-feed.ts';
+import type { Logger } from '../log/logger.ts';
 
 export type DbKind = 'pg' | 'pglite';
 
 export interface Db {
   knex: Knex;
   kind: DbKind;
+  /** Cluster-wide "this changed" notices for in-process caches (LISTEN/NOTIFY on PostgreSQL). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -28,6 +32,7 @@ export interface DbOptions {
   /** Short on purpose: a query outside `trx` inside a transaction then fails fast on PGlite. */
   acquireTimeoutMs?: number;
   searchPath?: string;
+  log?: Logger;
 }
 
 export function createDb(opts: DbOptions): Db {
@@ -40,7 +45,16 @@ export function createDb(opts: DbOptions): Db {
       acquireConnectionTimeout,
       searchPath: opts.searchPath,
     });
-    return { knex, kind: 'pg', close: () => knex.destroy() };
+    const changes = new PgChangeFeed(opts.databaseUrl, opts.log);
+    return {
+      knex,
+      kind: 'pg',
+      changes,
+      close: async () => {
+        await changes.close();
+        await knex.destroy();
+      },
+    };
   }
   let release: (() => void) | undefined;
   let connection: Knex.Config['connection'];
@@ -61,6 +75,7 @@ export function createDb(opts: DbOptions): Db {
   return {
     knex,
     kind: 'pglite',
+    changes: new LocalChangeFeed(),
     close: async () => {
       try {
         await knex.destroy();

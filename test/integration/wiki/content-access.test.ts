@@ -11,7 +11,7 @@ const users: Record<string, AuthUser> = {};
 async function userFor(name: string, groups: string[] = [], admin = false): Promise<AuthUser> {
   await t.createUser(name, { groups, admin });
   const row = await t.ctx.directory.getUser(name);
-  return { id: row.id, name, displayName: name, isAdmin: admin, isSystemAdmin: false, via: 'basic' };
+  return { id: row.id, name, displayName: name, email: '', active: true, groups: row.groups, isAdmin: admin, isSystemAdmin: false, via: 'basic' };
 }
 
 async function insertContent(key: string, c: { type: string; title: string; parent?: string; container?: string; status?: string }) {

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Logger } from '../log/logger.ts';
+
+/**
+ * Tells every process of a cluster that data behind an in-process cache changed ("directory", "wiki" …),
+ * so hot paths can answer from memory without serving stale rights.
+ *
+ * Callers use a cache only while `live` is true: then every change committed by any process reaches this one.
+ * On PostgreSQL that is a LISTEN connection; while it is down, `live` is false, caches are bypassed and
+ * everything is read from the database again. `publish` clears local caches synchronously and, on
+ * PostgreSQL, returns only after every other listening node acknowledged the change (each clears its caches
+ * before it acknowledges), so a request answered after a change never meets a stale cache on another node.
+ * A node that does not acknowledge within 2 s is not waited for longer.
+ */
+export interface ChangeFeed {
+  readonly live: boolean;
+  publish(topic: string): Promise<void>;
+  on(topic: string, fn: () => void): () => void;
+  close(): Promise<void>;
+}
+
+class Listeners {
+  private readonly byTopic = new Map<string, Set<() => void>>();
+
+  on(topic: string, fn: () => void): () => void {
+    let set = this.byTopic.get(topic);
+    if (!set) this.byTopic.set(topic, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  fire(topic: string | undefined): void {
+    const sets = topic === undefined ? [...this.byTopic.values()] : [this.byTopic.get(topic)];
+    for (const set of sets) for (const fn of set ?? []) fn();
+  }
+}
+
+/** One process owns the database (PGlite): local delivery is complete. */
+export class LocalChangeFeed implements ChangeFeed {
+  readonly live = true;
+  private readonly listeners = new Listeners();
+  on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
+  async publish(topic: string): Promise<void> {
+    this.listeners.fire(topic);
+  }
+  async close(): Promise<void> {}
+}
+
+const CHANNEL = 'addon_pair_changes';
+/** Marks our listener sessions in pg_stat_activity, so a publisher can count the nodes to wait for. */
+const LISTENER_NAME = 'addon-pair-change-listener';
+const ACK_TIMEOUT_MS = 2000;
+
+interface Pending {
+  missing: number;
+  done: () => void;
+}
+
+export class PgChangeFeed implements ChangeFeed {
+  private client: pg.Client | undefined;
+  private connected = false;
+  private closed = false;
+  private retryMs = 500;
+  private retryScheduled = false;
+  private readonly listeners = new Listeners();
+  private readonly pending = new Map<string, Pending>();
+  private readonly nodeId = randomUUID();
+
+  constructor(
+    private readonly url: string,
+    private readonly log?: Logger,
+  ) {
+    void this.connect();
+  }
+
+  get live(): boolean {
+    return this.connected;
+  }
+
+  on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
+
+  async publish(topic: string): Promise<void> {
+    this.listeners.fire(topic);
+    const client = this.client;
+    if (!this.connected || !client) return;
+    const nonce = randomUUID();
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
+        [LISTENER_NAME],
+      );
+      const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
+      const acknowledged = new Promise<void>((resolve) => {
+        this.pending.set(nonce, { missing: others + 1, done: resolve });
+        setTimeout(resolve, ACK_TIMEOUT_MS).unref();
+      });
+      await client.query('select pg_notify($1, $2)', [CHANNEL, `c|${topic}|${nonce}|${this.nodeId}`]);
+      await acknowledged;
+    } catch (err) {
+      this.log?.warn({ err }, 'change notification failed; caches stay off until the listener reconnects');
+      this.lost();
+    } finally {
+      this.pending.delete(nonce);
+    }
+  }
+
+  /** `c|topic|nonce|origin` announces a change; `a|nonce` acknowledges one. Our own change counts as one ack. */
+  private received(payload: string): void {
+    const [kind, a, b, origin] = payload.split('|');
+    if (kind === 'c' && a && b) {
+      this.listeners.fire(a);
+      if (origin === this.nodeId) this.acknowledge(b);
+      else void this.client?.query('select pg_notify($1, $2)', [CHANNEL, `a|${b}`]).catch(() => undefined);
+    } else if (kind === 'a' && a) {
+      this.acknowledge(a);
+    }
+  }
+
+  private acknowledge(nonce: string): void {
+    const p = this.pending.get(nonce);
+    if (p && --p.missing <= 0) p.done();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.connected = false;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    this.retryScheduled = false;
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
+    this.client = client;
+    client.on('notification', (msg) => this.received(msg.payload ?? ''));
+    client.on('error', (err) => {
+      this.log?.warn({ err }, 'change listener connection failed');
+      this.lost();
+    });
+    client.on('end', () => this.lost());
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      if (this.closed) return void (await client.end());
+      // Anything may have changed while we were not listening: forget every cached answer first.
+      this.listeners.fire(undefined);
+      this.connected = true;
+      this.retryMs = 500;
+    } catch (err) {
+      this.log?.warn({ err }, 'change listener could not connect; retrying');
+      this.lost();
+    }
+  }
+
+  private lost(): void {
+    const wasLive = this.connected;
+    this.connected = false;
+    if (wasLive) this.listeners.fire(undefined);
+    const client = this.client;
+    this.client = undefined;
+    client?.removeAllListeners('end');
+    void client?.end().catch(() => undefined);
+    if (this.closed || this.retryScheduled) return;
+    this.retryScheduled = true;
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, 30_000);
+    setTimeout(() => void this.connect(), wait).unref();
+  }
+}

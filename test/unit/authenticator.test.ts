@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from 'vitest';
+import { Authenticator, DIRECTORY_TOPIC } from '../../src/platform/auth/authenticator.ts';
+import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
+import { LocalChangeFeed, type ChangeFeed } from '../../src/platform/events/change-feed.ts';
+import type { AuthStore, DirectoryUser } from '../../src/platform/auth/auth-user.ts';
+import { hashToken } from '../../src/platform/auth/tokens.ts';
+
+const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });
+const profile: DirectoryUser = { id: 1, name: 'ann', displayName: 'Ann', email: '', active: true, groups: ['users'], isAdmin: false, isSystemAdmin: false };
+
+async function setup(changes: ChangeFeed = new LocalChangeFeed()) {
+  const passwordHash = await hasher.hash('pw');
+  const store = {
+    findLogin: vi.fn(async () => ({ user: { ...profile, passwordHash }, failures: 0, lockedAt: null })),
+    recordFailure: vi.fn(async () => 1),
+    clearFailures: vi.fn(async () => undefined),
+    findToken: vi.fn(async (h: string) => (h === hashToken('tok') ? { tokenId: 7, expiresAt: null, lastUsedAt: new Date(), user: profile } : undefined)),
+    touchToken: vi.fn(async () => undefined),
+  } satisfies AuthStore;
+  const verify = vi.spyOn(hasher, 'verify');
+  verify.mockClear();
+  const auth = new Authenticator({ store, hasher, changes, maxAttempts: 3, lockoutMinutes: 0 });
+  return { store, verify, auth, changes };
+}
+
+describe('Authenticator cache', () => {
+  it('answers a repeated Basic login from memory while the change feed is live', async () => {
+    const { store, verify, auth } = await setup();
+    expect((await auth.basic({ username: 'ann', password: 'pw' })).ok).toBe(true);
+    expect((await auth.basic({ username: 'ANN', password: 'pw' })).ok).toBe(true);
+    expect(store.findLogin).toHaveBeenCalledTimes(1);
+    expect(verify).toHaveBeenCalledTimes(1);
+  });
+
+  it('never caches a wrong password', async () => {
+    const { store, auth } = await setup();
+    expect((await auth.basic({ username: 'ann', password: 'bad' })).ok).toBe(false);
+    expect((await auth.basic({ username: 'ann', password: 'bad' })).ok).toBe(false);
+    expect(store.findLogin).toHaveBeenCalledTimes(2);
+    expect(store.recordFailure).toHaveBeenCalledTimes(2);
+  });
+
+  it('forgets everything when the directory changes', async () => {
+    const { store, auth, changes } = await setup();
+    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.bearer('tok');
+    await changes.publish(DIRECTORY_TOPIC);
+    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.bearer('tok');
+    expect(store.findLogin).toHaveBeenCalledTimes(2);
+    expect(store.findToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads the database on every request while the feed is down, skipping only the slow hash', async () => {
+    const down: ChangeFeed = { live: false, publish: async () => undefined, on: () => () => undefined, close: async () => undefined };
+    const { store, verify, auth } = await setup(down);
+    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.bearer('tok');
+    await auth.bearer('tok');
+    expect(store.findLogin).toHaveBeenCalledTimes(2);
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(store.findToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuses an unknown token and does not cache the refusal as a success', async () => {
+    const { auth } = await setup();
+    expect(await auth.bearer('nope')).toEqual({ ok: false, reason: 'failed' });
+    expect((await auth.bearer('tok')).ok).toBe(true);
+  });
+});
