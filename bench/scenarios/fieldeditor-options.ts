@@ -89,7 +89,7 @@ export const scenarios: Scenario[] = [
     async setup(ctx) {
       await seed(ctx);
     },
-    request: (ctx) => ({ method: 'GET', path: optionsPath(opt(ctx)), headers: { authorization: ctx.adminAuth, accept: 'application/json' } }),
+    request: (ctx) => ({ method: 'GET', path: optionsPath(opt(ctx)), headers: { authorization: ctx.adminAuth, accept: 'application/json', 'accept-encoding': 'gzip' } }),
     targets: [{ minRatioToExpress: 0.15 }, { maxRssMb: 300 }],
   },
   {

@@ -2,7 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireAdmin } from '../platform/auth/guards.ts';
 import { parseWith } from '../platform/http/validate.ts';
-import { parseContextId, parseFieldId, resolveEditableContext } from './field-access.ts';
+import { parseContextId, parseFieldId } from './field-access.ts';
+import { resolveOptionsScope } from './options.access.ts';
 import { onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
 import {
   createOptionBody,
@@ -14,6 +15,7 @@ import {
   updateOptionBody,
 } from './options.schemas.ts';
 import type { Actor, OptionScope } from './options.service.ts';
+import type { CachedList } from './options.cache.ts';
 import { readSettings, writeSettings } from './settings.repository.ts';
 
 const OPTIONS = '/user/customfields/:customFieldId/contexts/:contextId/options';
@@ -50,12 +52,20 @@ export function createOptionsRouter(ctx: AppContext, version: ApiVersion): Route
     const parentId = child ? parseWith(pathId, param(req, 'optionId'), 'optionId') : null;
     const itemName = child ? 'childOptionId' : 'optionId';
     const id = item ? parseWith(pathId, param(req, itemName), itemName) : 0;
-    const { field, context } = await resolveEditableContext(knex, user, param(req, 'customFieldId'), param(req, 'contextId'));
-    return { scope: { field, context, parentId }, id };
+    const { field, context, listVersion } = await resolveOptionsScope(knex, user, param(req, 'customFieldId'), param(req, 'contextId'), parentId ?? 0);
+    return { scope: { field, context, parentId, listVersion }, id };
   }
   const scopeOf = async (req: Request, child: boolean) => (await resolve(req, child, false)).scope;
 
-  const sendJson = (res: Response, body: Buffer) => res.type('application/json').send(body);
+  /** A cached list: gzip when the client accepts it (big lists shrink about tenfold), plain JSON otherwise. */
+  const sendList = async (req: Request, res: Response, list: CachedList) => {
+    res.type('application/json').vary('Accept-Encoding');
+    if (list.body.length >= 1024 && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      res.set('Content-Encoding', 'gzip').send(await list.gzipped());
+      return;
+    }
+    res.send(list.body);
+  };
 
   // Default values (U15): before the /:optionId routes, so `default` is never taken for an option id.
   r.get(`${OPTIONS}/default`, async (req, res) => {
@@ -78,7 +88,7 @@ export function createOptionsRouter(ctx: AppContext, version: ApiVersion): Route
     const item = child ? `${CHILDREN}/:childOptionId` : `${OPTIONS}/:optionId`;
 
     r.get(base, async (req, res) => {
-      sendJson(res, await options.listJson(await scopeOf(req, child)));
+      await sendList(req, res, await options.listJson(await scopeOf(req, child)));
     });
     r.post(base, async (req, res) => {
       const scope = await scopeOf(req, child);

@@ -3,7 +3,7 @@ import type { EventBus } from '../platform/events/event-bus.ts';
 import { isCascading, isEditableSelect, isMultiLevel, type ContextRef, type FieldRef } from './field-access.ts';
 import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
-import { OptionListCache } from './options.cache.ts';
+import { OptionListCache, type CachedList } from './options.cache.ts';
 import { readDefaultOptions } from './defaults.read.ts';
 import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
@@ -14,6 +14,8 @@ export interface OptionScope {
   field: FieldRef;
   context: ContextRef;
   parentId: number | null;
+  /** The list's version when the caller already read it (options.access.ts does, in its one statement). */
+  listVersion?: number;
 }
 
 export interface Actor {
@@ -27,8 +29,11 @@ type Change = { action: string; before: unknown; after: unknown };
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
 const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, sequence), parentId: o.parent_id });
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string; constraint?: string } | null)?.code === '23505';
+/** The sibling-value unique index refused a row (the constraint name is checked when the driver reports it). */
+const isDuplicateValue = (err: unknown) => {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'field_options_sibling_value');
+};
 
 /**
  * Rules of option lists (U4–U14, C1–C6). Every write is one transaction that starts by locking its
@@ -42,25 +47,22 @@ export class OptionsService {
     private readonly cache = new OptionListCache(),
   ) {}
 
-  /** U4/U9/C1: the list as JSON text (served from the cache while its version is unchanged). */
-  async listJson(scope: OptionScope): Promise<Buffer> {
+  /** U4/U9/C1: the list as JSON (served from the cache while its version is unchanged). */
+  async listJson(scope: OptionScope): Promise<CachedList> {
     this.checkFieldType(scope);
     if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
     const list = listOf(scope);
-    const version = await repo.listVersion(this.knex, list);
+    const version = scope.listVersion ?? (await repo.listVersion(this.knex, list));
     const cached = this.cache.get(list.contextId, list.parentId, version);
     if (cached) return cached;
     const fresh = await repo.listJson(this.knex, list);
-    const body = Buffer.from(fresh.json);
-    this.cache.set(list.contextId, list.parentId, fresh.version, body);
-    return body;
+    return this.cache.set(list.contextId, list.parentId, fresh.version, Buffer.from(fresh.json));
   }
 
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
   async create(actor: Actor, scope: OptionScope, input: { value: string; disabled: boolean }): Promise<OptionJson> {
+    // A sibling with the same value is caught by the unique index (see `write`): no extra query.
     return this.write(actor, scope, input.value, undefined, async (trx, list) => {
-      const existing = await repo.findSameValue(trx, list, input.value);
-      if (existing !== undefined) throw duplicateValue(input.value, existing);
       const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
       const json = toOptionJson(row, await repo.rankOf(trx, row));
       return { result: json, change: { action: 'option.created', before: null, after: { ...json, parentId: row.parent_id } } };
@@ -69,12 +71,8 @@ export class OptionsService {
 
   /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
   async update(actor: Actor, scope: OptionScope, id: number, patch: { value?: string; disabled?: boolean }): Promise<OptionJson> {
-    return this.write(actor, scope, patch.value, id, async (trx, list) => {
+    return this.write(actor, scope, patch.value, id, async (trx) => {
       const before = await this.loadInList(trx, scope, id);
-      if (patch.value !== undefined) {
-        const existing = await repo.findSameValue(trx, list, patch.value, id);
-        if (existing !== undefined) throw duplicateValue(patch.value, existing);
-      }
       const row = await repo.updateOption(trx, id, patch);
       const sequence = await repo.rankOf(trx, row);
       return {
@@ -89,7 +87,7 @@ export class OptionsService {
     this.checkFieldType(scope);
     if (!actor.isAdmin && (await onlyAdminsMayDeleteOptions(this.knex))) throw deleteAdminsOnly();
     const extra: Change[] = [];
-    const result = await this.write(actor, scope, undefined, id, async (trx, list) => {
+    const result = await this.write(actor, scope, undefined, id, async (trx) => {
       const option = await this.loadInList(trx, scope, id);
       const sequence = await repo.rankOf(trx, option);
       const defaultBefore = await readDefaultOptions(trx, scope.context.id);
@@ -163,8 +161,8 @@ export class OptionsService {
 
   /**
    * One write: field-type check, transaction, list lock, parent check, the operation, then its event.
-   * A unique violation that slipped past the check (a writer that does not take the list lock, such as
-   * an import) is answered as the documented duplicate error, never as a 500.
+   * A duplicate sibling value is refused by the unique index (race-proof, and no extra query on the
+   * normal path); after the rollback it is answered as the documented 400 naming the existing option.
    */
   private async write<T>(
     actor: Actor,
@@ -183,7 +181,7 @@ export class OptionsService {
         return op(trx, list);
       });
     } catch (err) {
-      if (value !== undefined && isUniqueViolation(err)) {
+      if (value !== undefined && isDuplicateValue(err)) {
         const existing = await repo.findSameValue(this.knex, list, value, exceptId);
         if (existing !== undefined) throw duplicateValue(value, existing);
       }
