@@ -52,11 +52,12 @@ export class CodeboxRepository {
     const section =
       sectionName === undefined
         ? this.knex.raw('null::jsonb as section')
-        : this.knex.raw(
-            `(select s.value from jsonb_array_elements(codeboxes.sections) as s(value)
-               where s.value->>'name' = ? limit 1) as section`,
-            [sectionName],
-          );
+        : // A path query plans cheaper than a subquery over jsonb_array_elements; the name is a jsonpath
+          // variable (bound, never spliced into the path); `\\?` keeps knex from taking the filter's `?` for a
+          // binding. Section names are unique per box.
+          this.knex.raw(`jsonb_path_query_first(sections, '$[*] \\? (@.name == $n)', jsonb_build_object('n', ?::text)) as section`, [
+            sectionName,
+          ]);
     const row = (await this.knex('codeboxes')
       .select('kind', 'parameters', 'template', 'error_kind', section)
       .where({ content_id: contentId, macro_id: macroId })

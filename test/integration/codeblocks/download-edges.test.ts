@@ -53,6 +53,13 @@ describe('E1 download edge cases', () => {
     expect(raw.text).toBe('three');
   });
 
+  it('finds section names holding quotes, question marks, $ and backslashes literally', async () => {
+    const names = ['a "q" ? $n', "it's \\ @.name", '${x}'];
+    const m = await box(`${names.map((n, i) => `[${n}]\nv = ${i}\n`).join('')}[content]\n<${'${v}'}>`);
+    for (const [i, n] of names.entries()) expect((await download(m, keyOf(n)).expect(200)).text).toBe(`<${i}>`);
+    expect500('5', 'E1', await download(m, keyOf('a')), 'INVALID_URL_PARAMETER');
+  });
+
   it('serves the raw template under cmF3 even when a section is named raw', async () => {
     const m = await box('[raw]\nk = v\n[other]\nk = w\n[content]\nT ${k}\n');
     expect((await download(m, 'cmF3').expect(200)).text).toBe('T ${k}\n');
