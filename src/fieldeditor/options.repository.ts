@@ -39,12 +39,16 @@ export async function listVersion(q: Knex, list: ListKey): Promise<number> {
   return row ? Number(row.version) : 0;
 }
 
-/** The list as the JSON array the interface answers, built by the database together with the version it shows. */
+/**
+ * The list as the compact JSON array the interface answers (members in the original's order), built by the
+ * database together with the version it shows (one statement, one snapshot).
+ */
 export async function listJson(q: Knex, list: ListKey): Promise<{ version: number; json: string }> {
   const parent = list.parentId ?? 0;
   const result = await q.raw<{ rows: { version: number | string | null; json: string | null }[] }>(
     `select (select version from field_option_lists where context_id = ? and parent_key = ?) as version,
-            (select json_agg(json_build_object('optionvalue', value, 'id', id, 'sequence', rn - 1, 'disabled', disabled) order by rn)::text
+            (select '[' || string_agg('{"optionvalue":' || to_json(value)::text || ',"id":' || id || ',"sequence":' || (rn - 1)
+                                      || ',"disabled":' || disabled::text || '}', ',' order by rn) || ']'
                from (select value, id, disabled, row_number() over (order by position, id) as rn
                        from field_options where context_id = ? and coalesce(parent_id, 0) = ?) s) as json`,
     [list.contextId, parent, list.contextId, parent],

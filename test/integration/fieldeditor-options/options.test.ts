@@ -153,6 +153,25 @@ describe('field editor options: list, create, update, delete', () => {
     }
   });
 
+  it('lists values with quotes, backslashes and non-ASCII exactly; gzip when accepted, plain otherwise', async () => {
+    const f = await grantedField();
+    const p = paths(f.id, 'default');
+    const tricky = ['say "hi"', 'back\\slash', 'Grüße \u2603 \ud83d\ude00', '<tag> & \t tab', 'x'.repeat(255)];
+    await addOptions(t, bob.auth, p.options, [...tricky, ...Array.from({ length: 60 }, (_, i) => `filler ${i}`)]);
+    const plain = await t.http.get(p.options).set('Authorization', bob.auth).set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toMatch(/application\/json/);
+    expect((plain.body as OptionJson[]).slice(0, tricky.length).map((o) => o.optionvalue)).toEqual(tricky);
+    expect(Object.keys((plain.body as OptionJson[])[0]!)).toEqual(['optionvalue', 'id', 'sequence', 'disabled']);
+    const zipped = await t.http.get(p.options).set('Authorization', bob.auth).set('Accept-Encoding', 'gzip').expect(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(zipped.body).toEqual(plain.body);
+    // A write is visible at once (the cached list is replaced by version).
+    await t.http.put(p.option((plain.body as OptionJson[])[0]!.id)).set('Authorization', bob.auth).send({ optionvalue: 'changed' }).expect(200);
+    expect((await t.http.get(p.options).set('Authorization', bob.auth).expect(200)).body[0].optionvalue).toBe('changed');
+  });
+
   it('raises an option.changed event for each change', async () => {
     const f = await grantedField();
     const p = paths(f.id, 'default');
