@@ -1,12 +1,13 @@
 // Wiring of the code-block download API: the service for AppContext and the mounts for createApp,
 // kept here so that the shared context.ts and app.ts only gain one line each.
 import type { RequestHandler, Router } from 'express';
-import type { Knex } from 'knex';
+import type { Db } from '../platform/db/knex.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { mountApi } from '../platform/http/mount-api.ts';
 import { decideView } from '../wiki/content-access.ts';
 import { CodeboxRepository } from './codebox.repository.ts';
+import { cachedCodeboxes, cachedDecideView } from './download-cache.ts';
 import { CoalescingTemplateSource } from './coalescing-source.ts';
 import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
@@ -16,15 +17,15 @@ import { OutboundAllowlist } from './outbound-allowlist.ts';
 import { RemoteTemplateFetcher } from './remote-template.ts';
 import { createServletRedirectRouter } from './servlet-redirect.routes.ts';
 
-export function createCodeblocksService(config: Config, knex: Knex, log: Logger): CodeblocksService {
+export function createCodeblocksService(config: Config, db: Db, log: Logger): CodeblocksService {
   const allowlist = new OutboundAllowlist(config.outboundAllowlist);
   if (allowlist.ignored.length > 0) {
     log.warn({ entries: allowlist.ignored }, 'OUTBOUND_ALLOWLIST entries that are not http(s) URLs allow nothing');
   }
   return new CodeblocksService({
-    knex,
-    decideView,
-    codeboxes: new CodeboxRepository(knex),
+    knex: db.knex,
+    decideView: cachedDecideView(decideView, db.changes),
+    codeboxes: cachedCodeboxes(new CodeboxRepository(db.knex), db.changes),
     remote: new CoalescingTemplateSource(new RemoteTemplateFetcher({ allowlist })),
   });
 }

@@ -8,7 +8,8 @@ import { asciiOnly } from './ascii-only.ts';
 import { encodeBlockKey } from './block-key.ts';
 import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox.ts';
 import { CodeboxError } from './codebox-errors.ts';
-import type { BoxForDownload, CodeboxRepository } from './codebox.repository.ts';
+import type { BoxForDownload } from './codebox.repository.ts';
+import type { CodeboxReader } from './download-cache.ts';
 import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download-errors.ts';
 import type { DownloadParams, ListParams } from './download.schemas.ts';
 
@@ -30,7 +31,7 @@ export interface BoxListing {
 export interface CodeblocksDeps {
   knex: Knex;
   decideView: DecideView;
-  codeboxes: CodeboxRepository;
+  codeboxes: CodeboxReader;
   remote: TemplateSource;
 }
 

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { wikiWrite } from './wiki-write.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/http/app-error.ts';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { decideView, type ContentType } from './content-access.ts';
@@ -31,7 +33,10 @@ export async function mayWrite(q: Knex, user: AuthUser, spaceId: number, type: C
  * not exist, so that ids reveal nothing.
  */
 export class ContentService {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   /** The content if the caller may view it (404 otherwise), with the optional parts requested. */
   async get(user: AuthUser, id: number, expand: { ancestors: boolean; container: boolean }): Promise<ContentView> {
@@ -51,7 +56,7 @@ export class ContentService {
   }
 
   async create(user: AuthUser, body: CreateContentBody): Promise<ContentView> {
-    return this.knex.transaction(async (trx) => {
+    return wikiWrite(this.knex, this.changes, async (trx) => {
       const space = await spaces.findByKey(trx, body.space.key);
       if (!space) throw notFound(`No space with key : ${body.space.key}`, 'SPACE_NOT_FOUND');
       if (!(await mayWrite(trx, user, space.id, body.type))) {
@@ -91,7 +96,7 @@ export class ContentService {
   }
 
   async update(user: AuthUser, id: number, body: UpdateContentBody): Promise<ContentView> {
-    return this.knex.transaction(async (trx) => {
+    return wikiWrite(this.knex, this.changes, async (trx) => {
       const row = await this.writable(trx, user, id);
       if (body.type !== undefined && body.type !== row.type) {
         throw badRequest(`The type of content ${id} is ${row.type}; it cannot become ${body.type}.`, [{ name: 'type', message: 'cannot change' }]);
@@ -114,7 +119,7 @@ export class ContentService {
 
   /** Moves the content, with its comments, to the trash. */
   async trash(user: AuthUser, id: number): Promise<void> {
-    await this.knex.transaction(async (trx) => {
+    await wikiWrite(this.knex, this.changes, async (trx) => {
       await this.writable(trx, user, id);
       await contents.trash(trx, id);
     });

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { wikiWrite } from './wiki-write.ts';
 import { badRequest } from '../platform/http/app-error.ts';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
@@ -13,6 +15,7 @@ import type { RestrictionsBody } from './wiki.schemas.ts';
 export class RestrictionsService {
   constructor(
     private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
     private readonly content: ContentService,
   ) {}
 
@@ -39,7 +42,7 @@ export class RestrictionsService {
    * Empty lists (or an empty array) lift the restriction. The caller may restrict itself out.
    */
   async putRead(user: AuthUser, id: number, body: RestrictionsBody): Promise<ReadRestriction> {
-    return this.knex.transaction(async (trx) => {
+    return wikiWrite(this.knex, this.changes, async (trx) => {
       const row = await this.restrictable(trx, user, id);
       if (row.type === 'comment') {
         throw badRequest('Comments cannot be restricted; they follow their page or blog post.', undefined, 'COMMENT_RESTRICTION');

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { wikiWrite } from './wiki-write.ts';
 import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
@@ -16,10 +18,13 @@ const spaceNotFound = (key: string) => notFound(`No space with key : ${key}`, 'S
 
 /** Spaces and their permissions. Routes check the administrator role; this class checks everything else. */
 export class SpacesService {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   async create(body: CreateSpaceBody): Promise<SpaceRow> {
-    return this.knex.transaction(async (trx) => {
+    return wikiWrite(this.knex, this.changes, async (trx) => {
       if (await spaces.keyTaken(trx, body.key)) {
         throw new AppError(400, 'SPACE_EXISTS', `A space already exists with key ${body.key}`);
       }
@@ -36,7 +41,7 @@ export class SpacesService {
 
   /** Grants a permission; granting one that exists already answers the existing grant. */
   async addPermission(key: string, body: PermissionBody): Promise<PresentablePermission> {
-    return this.knex.transaction(async (trx) => {
+    return wikiWrite(this.knex, this.changes, async (trx) => {
       const space = await spaces.findByKey(trx, key);
       if (!space) throw spaceNotFound(key);
       const { type, identifier } = body.subject;
@@ -61,7 +66,7 @@ export class SpacesService {
   }
 
   async deletePermission(key: string, id: number): Promise<void> {
-    await this.knex.transaction(async (trx) => {
+    await wikiWrite(this.knex, this.changes, async (trx) => {
       const space = await spaces.findByKey(trx, key);
       if (!space) throw spaceNotFound(key);
       if (!(await spaces.deletePermission(trx, space.id, id))) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Router } from 'express';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { SpacesService } from './spaces.service.ts';
 import { ContentService } from './content.service.ts';
 import { RestrictionsService } from './restrictions.service.ts';
@@ -12,9 +13,9 @@ export interface WikiServices {
   restrictions: RestrictionsService;
 }
 
-export function createWikiServices(knex: Knex): WikiServices {
-  const content = new ContentService(knex);
-  return { spaces: new SpacesService(knex), content, restrictions: new RestrictionsService(knex, content) };
+export function createWikiServices(knex: Knex, changes: ChangeFeed): WikiServices {
+  const content = new ContentService(knex, changes);
+  return { spaces: new SpacesService(knex, changes), content, restrictions: new RestrictionsService(knex, changes, content) };
 }
 
 /** The routers of the wiki host REST, for the `/rest/api` mount. */

@@ -106,6 +106,19 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
     expect((await fetch(`${b.url}/rest/api/2/user?username=admin`, { headers: auth('alice', 'changed') })).status).toBe(200);
   });
 
+  it('a read restriction set on one node stops downloads on the other at once (no stale view cache)', async () => {
+    const e1 = `/rest/advancedcodeblocks/1/download_code/plain_text?key=cmF3&macroId=5f3c2a4e-1d2b-4c6a-9e8f-000000001001&contentId=1001`;
+    const dana = auth('alice', 'changed');
+    expect((await fetch(`${b.url}${e1}`, { headers: dana })).status).toBe(200);
+    const put = await fetch(`${a.url}/rest/api/content/1001/restriction`, {
+      method: 'PUT',
+      headers: { ...auth('admin', 'cluster-admin'), 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ operation: 'read', restrictions: { user: [{ type: 'known', username: 'admin' }], group: [] } }]),
+    });
+    expect(put.status).toBe(200);
+    expect((await fetch(`${b.url}${e1}`, { headers: dana })).status).toBe(403);
+  });
+
   it('a token revoked on one node stops on the other at once', async () => {
     const created = await fetch(`${a.url}/rest/pat/latest/tokens`, {
       method: 'POST',

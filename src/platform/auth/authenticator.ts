@@ -38,7 +38,7 @@ export class Authenticator {
   async basic({ username, password }: BasicCredentials): Promise<AuthOutcome> {
     const { store, hasher, maxAttempts, changes } = this.opts;
     const key = this.cache.basicKey(username, password);
-    const cached = this.cache.getBasic(key);
+    const cached = this.cache.basic.get(key);
     if (cached && changes.live) return { ok: true, user: withVia(cached.user, 'basic') };
 
     const login = await store.findLogin(username);
@@ -58,18 +58,18 @@ export class Authenticator {
     }
     if (login.failures > 0) await store.clearFailures(username);
     const { passwordHash, ...profile } = user;
-    this.cache.setBasic(key, profile, passwordHash);
+    this.cache.basic.set(key, { user: profile, storedHash: passwordHash });
     return { ok: true, user: withVia(profile, 'basic') };
   }
 
   async bearer(rawToken: string): Promise<AuthOutcome> {
     const tokenHash = hashToken(rawToken);
     const now = Date.now();
-    let entry = this.opts.changes.live ? this.cache.getBearer(tokenHash) : undefined;
+    let entry = this.opts.changes.live ? this.cache.bearer.get(tokenHash) : undefined;
     if (!entry) {
       const record = await this.opts.store.findToken(tokenHash);
       if (!record) return { ok: false, reason: 'failed' };
-      entry = this.cache.setBearer(tokenHash, {
+      entry = this.cache.bearer.set(tokenHash, {
         user: record.user,
         tokenId: record.tokenId,
         tokenExpiresAt: record.expiresAt,

@@ -83,8 +83,11 @@ export class PgChangeFeed implements ChangeFeed {
   async publish(topic: string): Promise<void> {
     this.listeners.fire(topic);
     const client = this.client;
-    if (!this.connected || !client) return;
     const nonce = randomUUID();
+    const payload = `c|${topic}|${nonce}|${this.nodeId}`;
+    // Not listening (yet): still tell the others, on a connection of its own, without waiting for them.
+    // That is the case of a short command-line run that changes a password while servers are up.
+    if (!this.connected || !client) return this.notifyOnce(payload);
     try {
       const { rows } = await client.query<{ n: number }>(
         'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
@@ -95,13 +98,25 @@ export class PgChangeFeed implements ChangeFeed {
         this.pending.set(nonce, { missing: others + 1, done: resolve });
         setTimeout(resolve, ACK_TIMEOUT_MS).unref();
       });
-      await client.query('select pg_notify($1, $2)', [CHANNEL, `c|${topic}|${nonce}|${this.nodeId}`]);
+      await client.query('select pg_notify($1, $2)', [CHANNEL, payload]);
       await acknowledged;
     } catch (err) {
       this.log?.warn({ err }, 'change notification failed; caches stay off until the listener reconnects');
       this.lost();
     } finally {
       this.pending.delete(nonce);
+    }
+  }
+
+  private async notifyOnce(payload: string): Promise<void> {
+    const once = new pg.Client({ connectionString: this.url });
+    try {
+      await once.connect();
+      await once.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+    } catch (err) {
+      this.log?.warn({ err }, 'could not announce a change to other nodes');
+    } finally {
+      await once.end().catch(() => undefined);
     }
   }
 

@@ -1,0 +1,70 @@
+import type { ChangeFeed } from '../events/change-feed.ts';
+
+export interface BoundedCacheOptions<V> {
+  /** Entries older than this are read again. */
+  ttlMs: number;
+  maxEntries: number;
+  /** Optional size budget (e.g. characters of text held); `weigh` tells an entry's size. */
+  maxWeight?: number;
+  weigh?: (value: V) => number;
+  /** Clears the cache on these change-feed topics, and answers only while the feed is live. */
+  feed?: { changes: ChangeFeed; topics: readonly string[] };
+}
+
+/**
+ * A small in-process cache for hot read paths: time-bounded, size-bounded (oldest entries leave first),
+ * and, when tied to the change feed, emptied on every change of its topics anywhere in the cluster and
+ * bypassed while the feed is down, so it never serves an answer that a committed change made wrong.
+ */
+export class BoundedCache<K, V> {
+  private readonly entries = new Map<K, { value: V; expires: number; weight: number }>();
+  private weight = 0;
+
+  constructor(private readonly opts: BoundedCacheOptions<V>) {
+    for (const topic of opts.feed?.topics ?? []) opts.feed!.changes.on(topic, () => this.clear());
+  }
+
+  get(key: K): V | undefined {
+    if (this.opts.feed && !this.opts.feed.changes.live) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires < Date.now()) {
+      this.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V): V {
+    const weight = this.opts.weigh?.(value) ?? 0;
+    if (this.opts.maxWeight !== undefined && weight > this.opts.maxWeight / 4) return value; // too big to be worth it
+    this.delete(key);
+    this.entries.set(key, { value, expires: Date.now() + this.opts.ttlMs, weight });
+    this.weight += weight;
+    while (this.entries.size > this.opts.maxEntries || (this.opts.maxWeight !== undefined && this.weight > this.opts.maxWeight)) {
+      const oldest = this.entries.keys().next().value as K;
+      this.delete(oldest);
+    }
+    return value;
+  }
+
+  /** The cached value, or `load()`'s, which is cached unless it is undefined ("not found" is not remembered). */
+  async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const value = await load();
+    return value === undefined ? value : this.set(key, value);
+  }
+
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.weight -= entry.weight;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+}
