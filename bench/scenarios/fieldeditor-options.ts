@@ -27,7 +27,7 @@ async function insertOptions(ctx: BenchContext, s: { fieldId: number; contextId:
       await client.query(
         `insert into field_options (field_id, context_id, parent_id, value, value_key, position, disabled)
          select $1::int, $2::int, null, v, lower(v), (i - 1)::bigint * 1048576, false
-           from generate_series(1, $3::int) i, lateral (select 'Option ' || md5(i::text) as v) x`,
+           from generate_series(1, $3::int) i, lateral (select 'Option ' || lpad(i::text, 5, '0') as v) x`,
         [s.fieldId, s.contextId, OPTIONS],
       );
       // Raise the list version as every writer does, so no cached list survives the seeding.

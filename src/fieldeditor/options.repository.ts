@@ -70,6 +70,17 @@ export async function rankOf(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | '
   return Number(row?.n ?? 0);
 }
 
+/** Ranks of one option before and after a move (one statement; `id` itself is never counted). */
+export async function ranksAround(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id'>, oldPos: number, newPos: number): Promise<[number, number]> {
+  const row = (await inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
+    .andWhereNot('id', o.id)
+    .first(
+      q.raw('(count(*) filter (where position < ? or (position = ? and id < ?)))::int as before', [oldPos, oldPos, o.id]),
+      q.raw('(count(*) filter (where position < ? or (position = ? and id < ?)))::int as after', [newPos, newPos, o.id]),
+    )) as { before: number; after: number } | undefined;
+  return [Number(row?.before ?? 0), Number(row?.after ?? 0)];
+}
+
 /** One option of a context; `lock` takes a key-share lock so that it cannot be deleted before we commit. */
 export async function findOption(q: Knex, contextId: number, id: number, lock = false): Promise<OptionRow | undefined> {
   const qb = q('field_options').where({ id, context_id: contextId }).first<OptionRow | undefined>(...COLUMNS);

@@ -114,14 +114,12 @@ export class OptionsService {
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
     return this.write(actor, scope, undefined, id, async (trx, list) => {
-      const option = await this.loadInList(trx, scope, id);
-      const before = await repo.rankOf(trx, option);
+      const afterId = 'afterId' in move ? move.afterId : undefined;
+      const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
+      const option = this.inList(scope, id, found.find((o) => o.id === id));
+      const target = afterId === undefined ? undefined : found.find((o) => o.id === afterId);
+      if (afterId !== undefined && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
       let row = option;
-      let target: OptionRow | undefined;
-      if ('afterId' in move) {
-        target = await repo.findOption(trx, scope.context.id, move.afterId);
-        if (!target || target.parent_id !== scope.parentId) throw afterNotSibling(move.afterId, id);
-      }
       if (target?.id !== option.id) {
         let position = await repo.positionAfter(trx, list, id, target?.position ?? null);
         if (position === undefined && target) {
@@ -133,7 +131,7 @@ export class OptionsService {
         if (position === undefined) throw new Error('no position after renumbering');
         row = await repo.updateOption(trx, id, { position });
       }
-      const after = await repo.rankOf(trx, row);
+      const [before, after] = await repo.ranksAround(trx, row, Number(option.position), Number(row.position));
       return {
         result: toOptionJson(row, after),
         change: { action: 'option.moved', before: withParent(option, before), after: withParent(row, after) },
@@ -227,7 +225,10 @@ export class OptionsService {
 
   /** An option of the addressed list: 404 when it is not in the context, 400 when it is in another list. */
   private async loadInList(q: Knex, scope: OptionScope, id: number): Promise<OptionRow> {
-    const option = await repo.findOption(q, scope.context.id, id);
+    return this.inList(scope, id, await repo.findOption(q, scope.context.id, id));
+  }
+
+  private inList(scope: OptionScope, id: number, option: OptionRow | undefined): OptionRow {
     if (!option) throw optionNotFound(id);
     if (option.parent_id !== scope.parentId) throw notInList(idName(scope), id, scope.parentId);
     return option;
