@@ -15,6 +15,7 @@ import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
 import { createFieldeditorOptions, type FieldeditorOptions } from './fieldeditor/options.context.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
 import { GrantsService } from './fieldeditor/grants.service.ts';
+import { FieldPages } from './fieldeditor/field-pages.cache.ts';
 import { subscribeGrantCleanup } from './fieldeditor/grants.subscriptions.ts';
 
 /**
@@ -36,6 +37,7 @@ export interface AppContext {
   fieldeditorOptions: FieldeditorOptions;
   tracker: TrackerService;
   fieldeditorGrants: GrantsService;
+  fieldPages: FieldPages;
 }
 
 export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
@@ -49,7 +51,7 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     maxAttempts: config.maxAuthAttempts,
     lockoutMinutes: config.lockoutMinutes,
   });
-  const fieldeditorGrants = new GrantsService(db.knex, config.baseUrl);
+  const fieldeditorGrants = new GrantsService(db.knex, config.baseUrl, db.changes);
   subscribeGrantCleanup(events, fieldeditorGrants, log);
   return {
     config,
@@ -64,7 +66,8 @@ export function createContext(config: Config, db: Db, log: Logger, opts: { hashe
     codeblocks: createCodeblocksService(config, db, log),
     wiki: createWikiServices(db.knex, db.changes),
     fieldeditorOptions: createFieldeditorOptions(db, events),
-    tracker: new TrackerService(db.knex),
+    tracker: new TrackerService(db.knex, db.changes),
     fieldeditorGrants,
+    fieldPages: new FieldPages(db.knex, db.changes),
   };
 }

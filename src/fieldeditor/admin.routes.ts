@@ -7,7 +7,7 @@ import { contextsOfField, createContext, deleteContext, describeContexts, update
 import { loadContext, loadField, parseFieldId } from './field-access.ts';
 import { onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
 import * as s from './fieldeditor.schemas.ts';
-import { adminFieldPage, legacyFieldList } from './field-pages.service.ts';
+import { legacyFieldList } from './field-pages.service.ts';
 import type { GrantsService } from './grants.service.ts';
 import { contextRecord, fieldRecord } from './presenters.ts';
 
@@ -30,7 +30,7 @@ export function createAdminRouter(ctx: AppContext, grants: GrantsService, versio
   // A1
   r.get(BASE, async (req, res) => {
     if (!wantsPage(req)) return void res.json(await legacyFieldList(knex));
-    res.json(await adminFieldPage(knex, s.toPageRequest(parseWith(s.pageQuery, req.query, 'query'))));
+    res.json(await ctx.fieldPages.admin(s.toPageRequest(parseWith(s.pageQuery, req.query, 'query'))));
   });
 
   const field = async (req: Request) => loadField(knex, parseFieldId(param(req, 'customFieldId')));
@@ -71,17 +71,17 @@ export function createAdminRouter(ctx: AppContext, grants: GrantsService, versio
   });
   r.post(`${BASE}/:customFieldId/contexts`, since1, async (req, res) => {
     const f = await field(req);
-    res.json(contextRecord(await createContext(knex, f, parseWith(createContextBody, req.body ?? null, 'body'))));
+    res.json(contextRecord(await createContext(knex, ctx.db.changes, f, parseWith(createContextBody, req.body ?? null, 'body'))));
   });
   r.put(`${BASE}/:customFieldId/contexts/:contextId`, since1, async (req, res) => {
     const f = await field(req);
     const c = await loadContext(knex, f, param(req, 'contextId'));
-    res.json(contextRecord(await updateContext(knex, f, c, parseWith(updateContextBody, req.body ?? null, 'body'))));
+    res.json(contextRecord(await updateContext(knex, ctx.db.changes, f, c, parseWith(updateContextBody, req.body ?? null, 'body'))));
   });
   r.delete(`${BASE}/:customFieldId/contexts/:contextId`, since1, async (req, res) => {
     const f = await field(req);
     const c = await loadContext(knex, f, param(req, 'contextId'));
-    res.json(contextRecord(await deleteContext(knex, f, c)));
+    res.json(contextRecord(await deleteContext(knex, ctx.db.changes, f, c)));
   });
   return r;
 }

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { trackerWrite } from '../tracker/tracker-write.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { AppError, type FieldProblem } from '../platform/http/app-error.ts';
@@ -20,6 +22,7 @@ export class GrantsService {
   constructor(
     private readonly knex: Knex,
     private readonly baseUrl: string,
+    private readonly changes: ChangeFeed,
   ) {}
 
   field(rawFieldId: string): Promise<FieldRef> {
@@ -57,7 +60,7 @@ export class GrantsService {
   async replaceGlobal(field: FieldRef, body: { userlist: string[]; grouplist: string[] }): Promise<void> {
     const users = dedupe(body.userlist);
     const groups = dedupe(body.grouplist);
-    await this.knex.transaction(async (trx) => {
+    await trackerWrite(this.knex, this.changes, async (trx) => {
       await this.checkPrincipals(trx, users, groups);
       await grantsRepository.clear(trx, field.id, 'global');
       await grantsRepository.add(trx, field.id, null, principals(users, groups));
@@ -67,7 +70,7 @@ export class GrantsService {
   /** A4: grants or revokes one principal; idempotent; answers the resulting (global or context) record. */
   async patch(field: FieldRef, body: PatchInput) {
     const p: Principal = body.user !== undefined ? { type: 'user', name: body.user } : { type: 'group', name: body.group ?? '' };
-    return this.knex.transaction(async (trx) => {
+    return trackerWrite(this.knex, this.changes, async (trx) => {
       let context: ContextRef | null = null;
       if (body.type === 'CONTEXT') context = await contextInBody(trx, field, body.contextId ?? '');
       if (body.action === 'GRANT') {
@@ -94,7 +97,7 @@ export class GrantsService {
 
   /** A10: replaces every context grant of the field; contexts not in the body keep none. */
   async replaceContextPermissions(field: FieldRef, body: ContextPermissionsInput) {
-    return this.knex.transaction(async (trx) => {
+    return trackerWrite(this.knex, this.changes, async (trx) => {
       const seen = new Map<number, { users: string[]; groups: string[] }>();
       for (const entry of body) {
         const ctx = await contextInBody(trx, field, entry.contextId);
@@ -112,7 +115,7 @@ export class GrantsService {
 
   /** The user-deleted event: drop that user's grants (group grants stay). */
   removeUserGrants(username: string): Promise<number> {
-    return grantsRepository.removeUser(this.knex, username);
+    return trackerWrite(this.knex, this.changes, (trx) => grantsRepository.removeUser(trx, username));
   }
 }
 

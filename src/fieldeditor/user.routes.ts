@@ -6,7 +6,7 @@ import { contextsOfField, describeContexts } from '../tracker/contexts.service.t
 import { grantsReaching, loadField, parseFieldId, resolveEditableContext } from './field-access.ts';
 import { fieldPermissionDenied, onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
 import * as s from './fieldeditor.schemas.ts';
-import { legacyFieldList, userFieldPage } from './field-pages.service.ts';
+import { legacyFieldList } from './field-pages.service.ts';
 import { wantsPage } from './admin.routes.ts';
 import { contextRecord, fieldRecord } from './presenters.ts';
 import { readDefaultValue } from './defaults.read.ts';
@@ -24,7 +24,7 @@ export function createUserRouter(ctx: AppContext, version: ApiVersion): Router {
   r.get('/user/customfields', async (req, res) => {
     const user = currentUser(req);
     if (!wantsPage(req)) return void res.json(await legacyFieldList(knex, user));
-    res.json(await userFieldPage(knex, s.toPageRequest(parseWith(s.pageQuery, req.query, 'query')), user));
+    res.json(await ctx.fieldPages.user(s.toPageRequest(parseWith(s.pageQuery, req.query, 'query')), user));
   });
 
   // U2: with a global grant every context; otherwise the contexts the caller holds a grant on.

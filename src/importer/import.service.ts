@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../context.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import { WIKI_TOPIC } from '../wiki/wiki-write.ts';
+import { TRACKER_TOPIC } from '../tracker/tracker-write.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import { importDocumentSchema, type ImportDocument, type ParsedImportDocument } from './import.schema.ts';
 import { importDirectory } from './directory.importer.ts';
@@ -39,6 +40,6 @@ export async function runImport(ctx: AppContext, input: ImportDocument | unknown
     for (const run of importers) await run(trx, doc, ctx, progress, summary);
   });
   // An import may touch anything: every node drops every cached answer.
-  for (const topic of [DIRECTORY_TOPIC, WIKI_TOPIC]) await ctx.db.changes.publish(topic);
+  for (const topic of [DIRECTORY_TOPIC, WIKI_TOPIC, TRACKER_TOPIC]) await ctx.db.changes.publish(topic);
   return summary;
 }

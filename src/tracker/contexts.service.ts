@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { trackerWrite } from './tracker-write.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { toContextRef, type ContextRef, type FieldRef } from './refs.ts';
 import { catalogRepository, type IssueTypeRow, type ProjectRow } from './catalog.repository.ts';
@@ -73,8 +75,8 @@ async function checkScope(trx: Knex, field: FieldRef, contextId: number | null, 
 }
 
 /** A6: creates a context; empty or missing lists mean all projects / all issue types. */
-export async function createContext(knex: Knex, field: FieldRef, input: CreateContextInput): Promise<ContextDetails> {
-  return knex.transaction(async (trx) => {
+export async function createContext(knex: Knex, changes: ChangeFeed, field: FieldRef, input: CreateContextInput): Promise<ContextDetails> {
+  return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
     const projectIds = input.projectIds ?? [];
     const issueTypeIds = input.issueTypeIds ?? [];
@@ -88,8 +90,8 @@ export async function createContext(knex: Knex, field: FieldRef, input: CreateCo
 }
 
 /** A7: updates name/description and, when sent, replaces the project or issue-type list. */
-export async function updateContext(knex: Knex, field: FieldRef, context: ContextRef, input: UpdateContextInput): Promise<ContextDetails> {
-  return knex.transaction(async (trx) => {
+export async function updateContext(knex: Knex, changes: ChangeFeed, field: FieldRef, context: ContextRef, input: UpdateContextInput): Promise<ContextDetails> {
+  return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
     await checkScope(trx, field, context.id, input.projectIds, input.issueTypeIds);
     await fieldsRepository.updateContext(trx, context.id, { name: input.name, description: input.description });
@@ -103,9 +105,9 @@ export async function updateContext(knex: Knex, field: FieldRef, context: Contex
 }
 
 /** A8: deletes a context (its grants, options and defaults go with it by cascade); never the default one. */
-export async function deleteContext(knex: Knex, field: FieldRef, context: ContextRef): Promise<ContextDetails> {
+export async function deleteContext(knex: Knex, changes: ChangeFeed, field: FieldRef, context: ContextRef): Promise<ContextDetails> {
   if (context.isDefault) throw invalid('contextId', 'The default context of a field cannot be deleted.', context.id);
-  return knex.transaction(async (trx) => {
+  return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
     const [details] = await describeContexts(trx, [context], { projects: true, issueTypes: true });
     if (!(await fieldsRepository.deleteContext(trx, context.id))) throw new AppError(404, 'CONTEXT_NOT_FOUND', 'The context does not exist.');

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import { trackerWrite } from './tracker-write.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { catalogRepository, type IssueTypeRow, type ProjectRow } from './catalog.repository.ts';
@@ -71,10 +73,13 @@ export const trackerRules = {
 };
 
 export class TrackerService {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   createProject(p: NewProject): Promise<ProjectRow> {
-    return this.knex.transaction((trx) => trackerRules.createProject(trx, p));
+    return trackerWrite(this.knex, this.changes, (trx) => trackerRules.createProject(trx, p));
   }
 
   listProjects(): Promise<ProjectRow[]> {
@@ -82,7 +87,7 @@ export class TrackerService {
   }
 
   createIssueType(t: { name: string; description?: string; type?: 'standard' | 'subtask' }): Promise<IssueTypeRow> {
-    return this.knex.transaction((trx) => trackerRules.createIssueType(trx, t));
+    return trackerWrite(this.knex, this.changes, (trx) => trackerRules.createIssueType(trx, t));
   }
 
   listIssueTypes(): Promise<IssueTypeRow[]> {
@@ -90,7 +95,7 @@ export class TrackerService {
   }
 
   createField(f: NewField): Promise<{ field: FieldRow; defaultContextId: number }> {
-    return this.knex.transaction((trx) => trackerRules.createField(trx, f));
+    return trackerWrite(this.knex, this.changes, (trx) => trackerRules.createField(trx, f));
   }
 
   listFields(): Promise<FieldRow[]> {
