@@ -18,6 +18,7 @@ import {
 } from './lib/database.ts';
 import { waitForIdle } from './lib/idle.ts';
 import { runLatency } from './lib/latency.ts';
+import { acquireRunLock } from './lib/run-lock.ts';
 import { runLoad, toLoadConfig } from './lib/load.ts';
 import { renderChecks, renderTable, writeResults, type RunMeta } from './lib/report.ts';
 import { sampleRss } from './lib/rss.ts';
@@ -207,6 +208,10 @@ function serverEntry(): string {
   return process.env.BENCH_SERVER_ENTRY || 'src/main.ts';
 }
 
+function kindOf(scenario: Scenario): ScenarioResult['kind'] {
+  return scenario.kind === 'latency' ? 'latency' : 'http';
+}
+
 async function runScenarios(
   scenarios: readonly Scenario[],
   options: BenchOptions,
@@ -216,22 +221,49 @@ async function runScenarios(
   console.log(`▶ starting ${entry} serve on ${storage.kind}`);
   const server = await startAppServer(repoRoot, storage, entry);
   cleanups.push(() => server.stop());
-  const ctx = createContext(server.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD, storage.kind === 'postgres' ? storage.databaseUrl : undefined);
+  const ctx = createContext(
+    server.baseUrl,
+    ADMIN_USERNAME,
+    ADMIN_PASSWORD,
+    storage.kind === 'postgres' ? storage.databaseUrl : undefined,
+  );
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();
+    // Once the server is gone every later scenario would only say "fetch failed".
+    const ended = server.exitInfo();
+    if (ended) {
+      results.push({
+        ...emptyResult(scenario.name, kindOf(scenario)),
+        error: `not run: the server had ended (${ended})`,
+      });
+      continue;
+    }
     console.log(`▶ ${scenario.name}`);
     try {
-      results.push(await runScenario(scenario, ctx, server, options));
+      const result = await runScenario(scenario, ctx, server, options);
       checkInterrupted();
+      // autocannon counts refused connections as errors rather than failing, so check here.
+      const endedDuring = server.exitInfo();
+      if (endedDuring) {
+        result.error = `the server ended (${endedDuring}) during this scenario`;
+        console.error(
+          `  ERROR ${result.error}\n  --- last server output (${server.logPath}) ---\n${server.tail()}`,
+        );
+      }
+      results.push(result);
     } catch (err) {
       if (interrupted) throw new Interrupted('interrupted');
-      const message = err instanceof Error ? err.message : String(err);
+      let message = err instanceof Error ? err.message : String(err);
+      // Give the server a moment to be reaped, so a crash is reported as a crash.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const ended = server.exitInfo();
+      if (ended) {
+        message = `the server ended (${ended}) during this scenario: ${message}`;
+        console.error(`  --- last server output (${server.logPath}) ---\n${server.tail()}`);
+      }
       console.error(`  ERROR ${scenario.name}: ${message}`);
-      results.push({
-        ...emptyResult(scenario.name, scenario.kind === 'latency' ? 'latency' : 'http'),
-        error: message,
-      });
+      results.push({ ...emptyResult(scenario.name, kindOf(scenario)), error: message });
     }
   }
   return { results, detail };
@@ -255,6 +287,7 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[])
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  const releaseLock = await acquireRunLock();
   const startedAt = new Date().toISOString();
   const loadAverage = loadavg()[0] ?? 0;
   const all = await loadScenarios(benchDir);
@@ -300,7 +333,11 @@ async function main(): Promise<void> {
   }
   checkInterrupted();
   const { markdownPath, jsonPath } = await writeResults(resultsDir, meta, results);
-  console.log(`\nwrote ${relative(repoRoot, markdownPath)} and ${relative(repoRoot, jsonPath)}`);
+  const written = markdownPath ? `${relative(repoRoot, markdownPath)} and ` : '';
+  console.log(
+    `\nwrote ${written}${relative(repoRoot, jsonPath)}${markdownPath ? '' : ' (--only: latest.md left alone)'}`,
+  );
+  releaseLock();
 }
 
 // A report, not a gate: failed targets leave the exit code at 0; only a harness error sets 1.

@@ -17,6 +17,8 @@ export interface RunningChild {
   logPath: string;
   /** Last lines of stdout+stderr, for error messages. */
   tail(): string;
+  /** null while running, else how it ended, e.g. `exit code 1` or `signal SIGABRT`. */
+  exitInfo(): string | null;
   /** SIGTERM, then SIGKILL after `graceMs`. Resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -77,6 +79,10 @@ export function spawnNode(
     baseUrl: `http://127.0.0.1:${options.port}`,
     logPath,
     tail: () => lines.join('\n'),
+    exitInfo() {
+      if (child.signalCode !== null) return `signal ${child.signalCode}`;
+      return child.exitCode !== null ? `exit code ${child.exitCode}` : null;
+    },
     async stop(graceMs = 5000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

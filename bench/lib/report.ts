@@ -112,12 +112,15 @@ export async function writeResults(
   resultsDir: string,
   meta: RunMeta,
   results: readonly ScenarioResult[],
-): Promise<{ markdownPath: string; jsonPath: string }> {
+): Promise<{ markdownPath: string | null; jsonPath: string }> {
   await mkdir(resultsDir, { recursive: true });
   // Colons are not allowed in file names on every system the repo may be checked out on.
   const jsonPath = join(resultsDir, `${meta.startedAt.replace(/:/g, '-')}.json`);
   await writeFile(jsonPath, JSON.stringify({ meta, results }, null, 2) + '\n');
 
+  // latest.md is the committed picture of a *full* run; an --only run would replace it
+  // with a fragment, so partial runs only get their JSON.
+  if (meta.only) return { markdownPath: null, jsonPath };
   const markdownPath = join(resultsDir, 'latest.md');
   const previous = await readFile(markdownPath, 'utf8').catch(() => null);
   await writeFile(markdownPath, mergeLatest(previous, meta.storage, renderMarkdownSection(meta, results)));
