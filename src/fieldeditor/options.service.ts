@@ -37,8 +37,9 @@ const isDuplicateValue = (err: unknown) => {
 
 /**
  * Rules of option lists (U4–U14, C1–C6). Every write is one transaction that starts by locking its
- * sibling list (see options.repository.ts), keeps `sequence` dense with set-based SQL, and raises one
- * `option.changed` event after commit.
+ * sibling list (see options.repository.ts), writes as few rows as the operation needs (order lives in a
+ * sparse `position`; the dense `sequence` of every answer is the rank), and raises one `option.changed`
+ * event after commit.
  */
 export class OptionsService {
   constructor(
