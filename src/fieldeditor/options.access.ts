@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { DbKind } from '../platform/db/knex.ts';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { contextNotFound, grantsReaching, parseContextId, parseFieldId, toContextRef, toFieldRef, type ContextRef, type FieldRef } from './field-access.ts';
 import { fieldNotFound, fieldPermissionDenied } from './fieldeditor.errors.ts';
@@ -35,6 +37,7 @@ interface Row {
  */
 export async function resolveOptionsScope(
   knex: Knex,
+  kind: DbKind,
   user: AuthUser,
   rawFieldId: string,
   rawContextId: string,
@@ -44,7 +47,7 @@ export async function resolveOptionsScope(
   const byDefault = rawContextId === 'default';
   const contextId = byDefault ? 0 : parseContextId(rawContextId);
   const grants = () => knex('field_grants as g').select(knex.raw('1')).whereRaw('g.field_id = f.id').andWhere(grantsReaching(knex, user));
-  const row = (await knex('custom_fields as f')
+  const query = knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {
       j.on('c.field_id', 'f.id');
       if (byDefault) j.andOnVal('c.is_default', true);
@@ -64,7 +67,8 @@ export async function resolveOptionsScope(
       knex.raw('exists ? as any_grant', [grants()]),
       knex.raw('exists ? as may_edit', [grants().andWhere((w) => w.whereNull('g.context_id').orWhereRaw('g.context_id = c.id'))]),
       knex.raw('(select l.version from field_option_lists l where l.context_id = c.id and l.parent_key = ?) as list_version', [parentKey]),
-    )) as Row | undefined;
+    );
+  const row = (kind === 'pg' ? await prepared(knex, query) : await query) as Row | undefined;
   if (!row) throw fieldNotFound();
   if (!row.any_grant) throw fieldPermissionDenied();
   if (row.c_id === null) throw contextNotFound(rawContextId);
@@ -74,4 +78,25 @@ export async function resolveOptionsScope(
     context: toContextRef({ id: row.c_id, field_id: row.c_field_id, name: row.c_name, description: row.c_description, is_default: row.c_is_default }),
     listVersion: Number(row.list_version ?? 0),
   };
+}
+
+/**
+ * Runs a query as a named prepared statement on PostgreSQL. Planning this statement costs more than
+ * running it (about 1.5 ms against 0.3 ms under load), and knex sends every query unnamed, i.e. planned
+ * anew; a named statement is parsed once per pooled connection and its plan reused. The SQL text depends
+ * only on the query's shape (values are parameters), so its hash names it.
+ */
+async function prepared(knex: Knex, query: Knex.QueryBuilder): Promise<unknown> {
+  const { sql, bindings } = query.toSQL().toNative();
+  const name = `fe_options_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+  const client = knex.client as {
+    acquireConnection(): Promise<{ query(q: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }> }>;
+    releaseConnection(c: unknown): Promise<void>;
+  };
+  const conn = await client.acquireConnection();
+  try {
+    return (await conn.query({ name, text: sql, values: bindings })).rows[0];
+  } finally {
+    await client.releaseConnection(conn);
+  }
 }

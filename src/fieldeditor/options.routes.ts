@@ -52,7 +52,7 @@ export function createOptionsRouter(ctx: AppContext, version: ApiVersion): Route
     const parentId = child ? parseWith(pathId, param(req, 'optionId'), 'optionId') : null;
     const itemName = child ? 'childOptionId' : 'optionId';
     const id = item ? parseWith(pathId, param(req, itemName), itemName) : 0;
-    const { field, context, listVersion } = await resolveOptionsScope(knex, user, param(req, 'customFieldId'), param(req, 'contextId'), parentId ?? 0);
+    const { field, context, listVersion } = await resolveOptionsScope(knex, ctx.db.kind, user, param(req, 'customFieldId'), param(req, 'contextId'), parentId ?? 0);
     return { scope: { field, context, parentId, listVersion }, id };
   }
   const scopeOf = async (req: Request, child: boolean) => (await resolve(req, child, false)).scope;
