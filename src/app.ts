@@ -1,10 +1,10 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type IRouter } from 'express';
 import type { AppContext } from './context.ts';
 import { createHttpLogger } from './platform/log/logger.ts';
 import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
-import { createStatusRouter } from './platform/http/status.routes.ts';
+import { statusHandler } from './platform/http/status.routes.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -26,9 +26,11 @@ export function createApp(ctx: AppContext): Express {
   app.set('query parser', 'simple');
   app.use(createHttpLogger(ctx.log));
 
-  const root = Router();
+  // Under a context path everything hangs off one router; without one, off the app itself (one router
+  // level less on every request).
+  const root: IRouter = ctx.config.contextPath ? Router() : app;
   const { baseUrl } = ctx.config;
-  root.use(createStatusRouter(ctx.db));
+  root.get('/status', statusHandler(ctx.db));
 
   // Tracker host and directory (Jira-style JSON errors).
   mountApi(root, ctx.authenticate, {
@@ -62,7 +64,7 @@ export function createApp(ctx: AppContext): Express {
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
   mountCodeblocks(root, ctx.authenticate, { config: ctx.config, codeblocks: ctx.codeblocks });
 
-  app.use(ctx.config.contextPath || '/', root);
+  if (root !== app) app.use(ctx.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
   return app;
 }

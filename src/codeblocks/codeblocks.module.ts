@@ -1,6 +1,6 @@
 // Wiring of the code-block download API: the service for AppContext and the mounts for createApp,
 // kept here so that the shared context.ts and app.ts only gain one line each.
-import type { RequestHandler, Router } from 'express';
+import type { IRouter, RequestHandler } from 'express';
 import type { Db } from '../platform/db/knex.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/log/logger.ts';
@@ -32,7 +32,7 @@ export function createCodeblocksService(config: Config, db: Db, log: Logger): Co
 
 /** Mounts E1-E3 (errors in the generation's shapes) and the servlet redirects (before authentication). */
 export function mountCodeblocks(
-  root: Router,
+  root: IRouter,
   authenticate: RequestHandler,
   deps: { config: Config; codeblocks: CodeblocksService },
 ): void {

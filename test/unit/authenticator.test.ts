@@ -5,6 +5,8 @@ import { LocalChangeFeed, type ChangeFeed } from '../../src/platform/events/chan
 import type { AuthStore, DirectoryUser } from '../../src/platform/auth/auth-user.ts';
 import { hashToken } from '../../src/platform/auth/tokens.ts';
 
+const basicHeader = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
 const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });
 const profile: DirectoryUser = { id: 1, name: 'ann', displayName: 'Ann', email: '', active: true, groups: ['users'], isAdmin: false, isSystemAdmin: false };
 
@@ -26,26 +28,26 @@ async function setup(changes: ChangeFeed = new LocalChangeFeed()) {
 describe('Authenticator cache', () => {
   it('answers a repeated Basic login from memory while the change feed is live', async () => {
     const { store, verify, auth } = await setup();
-    expect((await auth.basic({ username: 'ann', password: 'pw' })).ok).toBe(true);
-    expect((await auth.basic({ username: 'ANN', password: 'pw' })).ok).toBe(true);
+    expect((await auth.basicHeader(basicHeader('ann', 'pw'))).ok).toBe(true);
+    expect((await auth.basicHeader(basicHeader('ann', 'pw'))).ok).toBe(true);
     expect(store.findLogin).toHaveBeenCalledTimes(1);
     expect(verify).toHaveBeenCalledTimes(1);
   });
 
   it('never caches a wrong password', async () => {
     const { store, auth } = await setup();
-    expect((await auth.basic({ username: 'ann', password: 'bad' })).ok).toBe(false);
-    expect((await auth.basic({ username: 'ann', password: 'bad' })).ok).toBe(false);
+    expect((await auth.basicHeader(basicHeader('ann', 'bad'))).ok).toBe(false);
+    expect((await auth.basicHeader(basicHeader('ann', 'bad'))).ok).toBe(false);
     expect(store.findLogin).toHaveBeenCalledTimes(2);
     expect(store.recordFailure).toHaveBeenCalledTimes(2);
   });
 
   it('forgets everything when the directory changes', async () => {
     const { store, auth, changes } = await setup();
-    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.basicHeader(basicHeader('ann', 'pw'));
     await auth.bearer('tok');
     await changes.publish(DIRECTORY_TOPIC);
-    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.basicHeader(basicHeader('ann', 'pw'));
     await auth.bearer('tok');
     expect(store.findLogin).toHaveBeenCalledTimes(2);
     expect(store.findToken).toHaveBeenCalledTimes(2);
@@ -54,13 +56,19 @@ describe('Authenticator cache', () => {
   it('reads the database on every request while the feed is down, skipping only the slow hash', async () => {
     const down: ChangeFeed = { live: false, publish: async () => undefined, on: () => () => undefined, close: async () => undefined };
     const { store, verify, auth } = await setup(down);
-    await auth.basic({ username: 'ann', password: 'pw' });
-    await auth.basic({ username: 'ann', password: 'pw' });
+    await auth.basicHeader(basicHeader('ann', 'pw'));
+    await auth.basicHeader(basicHeader('ann', 'pw'));
     await auth.bearer('tok');
     await auth.bearer('tok');
     expect(store.findLogin).toHaveBeenCalledTimes(2);
     expect(verify).toHaveBeenCalledTimes(1);
     expect(store.findToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuses a malformed Basic header without asking the directory', async () => {
+    const { store, auth } = await setup();
+    expect(await auth.basicHeader('Basic bm9jb2xvbg==')).toEqual({ ok: false, reason: 'failed' });
+    expect(store.findLogin).not.toHaveBeenCalled();
   });
 
   it('refuses an unknown token and does not cache the refusal as a success', async () => {

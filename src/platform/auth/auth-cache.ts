@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { BoundedCache } from '../cache/bounded-cache.ts';
 import type { DirectoryUser } from './auth-user.ts';
 
@@ -19,17 +19,18 @@ const OPTIONS = { ttlMs: 60_000, maxEntries: 10_000 };
 
 /**
  * Verified credentials for a short time, so the hot path needs neither the slow hash nor a database
- * round trip. The authenticator trusts entries only while the change feed is live (every directory change
+ * round trip, not even decoding the header. The authenticator trusts entries only while the change feed is live (every directory change
  * in the cluster clears this cache); otherwise it re-reads the user and only skips scrypt when the stored
- * hash is still the one verified. Keys are HMACs under a per-process secret, never passwords or tokens.
+ * hash is still the one verified. Keys are hashes under a per-process secret, never passwords or tokens.
  */
 export class AuthCache {
-  private readonly secret = randomBytes(32);
+  private readonly secret = randomBytes(32).toString('base64');
   readonly basic = new BoundedCache<string, BasicEntry>(OPTIONS);
   readonly bearer = new BoundedCache<string, BearerEntry>(OPTIONS);
 
-  basicKey(username: string, password: string): string {
-    return createHmac('sha256', this.secret).update(username.toLowerCase()).update('\0').update(password).digest('base64');
+  /** Key of a whole Basic header: a secret-prefixed SHA-256, so memory never holds a decodable password. */
+  basicKey(header: string): string {
+    return hash('sha256', this.secret + header, 'base64');
   }
 
   clear(): void {

@@ -1,10 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { Passport } from 'passport';
-import { BasicStrategy } from 'passport-http';
-import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { AppError } from '../http/app-error.ts';
 import type { Authenticator } from './authenticator.ts';
-import { parseBasicAuthorization, parseBearerAuthorization } from './basic-credentials.ts';
+import { BasicHeaderStrategy, BearerHeaderStrategy, runStrategy } from './strategies.ts';
 
 export const LOGIN_REASON_HEADER = 'X-Seraph-LoginReason';
 const CHALLENGES = ['Basic realm="addon-pair"', 'Bearer realm="addon-pair"'];
@@ -31,36 +28,16 @@ export const authenticationFailed = (reason: 'failed' | 'denied') =>
     },
   );
 
-type FailureNote = { authFailure?: 'failed' | 'denied' };
-
 /**
- * Builds the middleware every router runs first. No Authorization header: the request goes on anonymously
+ * Builds the middleware every API runs first. No Authorization header: the request goes on anonymously
  * (guards decide). A header that is malformed, wrong, expired or locked: 401 at once, whatever the route.
- * Strategies are passport's; both re-read the header with our own parser (passport-http truncates
- * passwords at a colon, passport-http-bearer also reads tokens from the body and query).
+ * The strategy of the header's scheme runs; an unknown scheme is a failed login.
  */
 export function createAuthenticate(authenticator: Authenticator): RequestHandler {
-  const passport = new Passport();
-  passport.use(
-    new BasicStrategy({ passReqToCallback: true }, (req: Request, _u: string, _p: string, done: (e: unknown, u?: Express.User | false) => void) => {
-      const credentials = parseBasicAuthorization(req.headers.authorization);
-      if (!credentials) return done(null, false);
-      authenticator.basic(credentials).then((outcome) => {
-        if (outcome.ok) return done(null, outcome.user);
-        (req as Request & FailureNote).authFailure = outcome.reason;
-        done(null, false);
-      }, done);
-    }),
-  );
-  passport.use(
-    new BearerStrategy({ passReqToCallback: true }, (req: Request, _t: string, done: (e: unknown, u?: Express.User | false) => void) => {
-      const token = parseBearerAuthorization(req.headers.authorization);
-      if (!token) return done(null, false);
-      authenticator.bearer(token).then((outcome) => done(null, outcome.ok ? outcome.user : false), done);
-    }),
-  );
+  const basic = new BasicHeaderStrategy(authenticator);
+  const bearer = new BearerHeaderStrategy(authenticator);
 
-  return (req, res, next) => {
+  return (req, _res, next) => {
     if (hasQueryToken(req)) {
       return next(
         new AppError(401, 'TOKEN_IN_QUERY', 'Access tokens are accepted only in the Authorization header.', {
@@ -70,15 +47,13 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
     }
     const header = req.headers.authorization;
     if (header === undefined) return next();
-    // Only the strategy of the header's scheme runs (an unknown scheme tries both and fails): cheaper, and a
-    // Bearer header never reaches passport-http's parser.
-    const strategies = /^bearer /i.test(header) ? ['bearer'] : /^basic /i.test(header) ? ['basic'] : ['basic', 'bearer'];
-    passport.authenticate(strategies, { session: false }, (err: unknown, user: Express.User | false) => {
-      if (err) return next(err);
-      if (!user) return next(authenticationFailed((req as Request & FailureNote).authFailure ?? 'failed'));
-      req.user = user;
+    const strategy = /^bearer /i.test(header) ? bearer : /^basic /i.test(header) ? basic : undefined;
+    if (!strategy) return next(authenticationFailed('failed'));
+    runStrategy(strategy, req).then((outcome) => {
+      if (!outcome.ok) return next(authenticationFailed(outcome.reason));
+      req.user = outcome.user;
       next();
-    })(req, res, next);
+    }, next);
   };
 }
 

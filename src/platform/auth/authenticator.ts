@@ -1,8 +1,8 @@
 import type { Logger } from '../log/logger.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import type { AuthStore, AuthUser, DirectoryUser } from './auth-user.ts';
-import type { BasicCredentials } from './basic-credentials.ts';
-import { AuthCache } from './auth-cache.ts';
+import { parseBasicAuthorization, type BasicCredentials } from './basic-credentials.ts';
+import { AuthCache, type BasicEntry } from './auth-cache.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
 
@@ -35,11 +35,17 @@ export class Authenticator {
     opts.changes.on(DIRECTORY_TOPIC, () => this.cache.clear());
   }
 
-  async basic({ username, password }: BasicCredentials): Promise<AuthOutcome> {
-    const { store, hasher, maxAttempts, changes } = this.opts;
-    const key = this.cache.basicKey(username, password);
+  /** A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded. */
+  async basicHeader(header: string): Promise<AuthOutcome> {
+    const key = this.cache.basicKey(header);
     const cached = this.cache.basic.get(key);
-    if (cached && changes.live) return { ok: true, user: withVia(cached.user, 'basic') };
+    if (cached && this.opts.changes.live) return { ok: true, user: withVia(cached.user, 'basic') };
+    const credentials = parseBasicAuthorization(header);
+    return credentials ? this.basic(credentials, key, cached) : { ok: false, reason: 'failed' };
+  }
+
+  private async basic({ username, password }: BasicCredentials, key: string, cached: BasicEntry | undefined): Promise<AuthOutcome> {
+    const { store, hasher, maxAttempts, changes } = this.opts;
 
     const login = await store.findLogin(username);
     if (this.isLocked(login.lockedAt)) return { ok: false, reason: 'denied' };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** A new raw personal access token: 33 random bytes, 44 URL-safe characters. Shown once, never stored. */
 export function generateRawToken(): string {
@@ -7,5 +7,5 @@ export function generateRawToken(): string {
 
 /** What the database keeps and looks tokens up by. */
 export function hashToken(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
+  return hash('sha256', raw, 'hex');
 }

@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type IRouter, type RequestHandler } from 'express';
 import { createErrorHandler, createNotFoundHandler, type ErrorRenderer } from './error-handler.ts';
 
 export interface ApiMount {
@@ -20,7 +20,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * One API: authentication first (a wrong credential is refused before the body is even read), then the
  * JSON body, the feature routers, a 404 and the error handler, all in the API's own error format.
  */
-export function mountApi(root: Router, authenticate: RequestHandler, api: ApiMount): void {
+export function mountApi(root: IRouter, authenticate: RequestHandler, api: ApiMount): void {
   const r = Router();
   for (const h of api.before ?? []) r.use(h);
   r.use(authenticate);

@@ -1,10 +1,9 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { Db } from '../db/knex.ts';
 
 /** GET /status for load balancers: no auth, 503 when the database does not answer within 2 s. */
-export function createStatusRouter(db: Db): Router {
-  const r = Router();
-  r.get('/status', async (req, res) => {
+export function statusHandler(db: Db): RequestHandler {
+  return async (req, res) => {
     try {
       await Promise.race([
         db.knex.raw('select 1'),
@@ -15,6 +14,5 @@ export function createStatusRouter(db: Db): Router {
       req.log?.error({ err }, 'health check failed');
       res.status(503).json({ state: 'ERROR' });
     }
-  });
-  return r;
+  };
 }

@@ -1,0 +1,57 @@
+import type { Request } from 'express';
+import { Strategy } from 'passport-strategy';
+import type { AuthOutcome, Authenticator } from './authenticator.ts';
+import { parseBearerAuthorization } from './basic-credentials.ts';
+
+/**
+ * Passport strategies for the two schemes, on passport's Strategy protocol (`success`, `fail`, `error`).
+ * Our own rather than passport-http / passport-http-bearer: passport-http truncates passwords at a colon and
+ * is unmaintained (engineering notes B.3), passport-http-bearer also takes tokens from the body and the query.
+ * Both read only the Authorization header, with our own parsers, and report why a login failed.
+ */
+abstract class HeaderStrategy extends Strategy {
+  constructor(protected readonly authenticator: Authenticator) {
+    super();
+  }
+
+  protected abstract check(header: string): Promise<AuthOutcome>;
+
+  override authenticate(req: Request): void {
+    this.check(req.headers.authorization ?? '').then(
+      (outcome) => (outcome.ok ? this.success(outcome.user) : this.fail({ reason: outcome.reason }, 401)),
+      (err: unknown) => this.error(err as Error),
+    );
+  }
+}
+
+export class BasicHeaderStrategy extends HeaderStrategy {
+  name = 'basic';
+  protected check(header: string) {
+    return this.authenticator.basicHeader(header);
+  }
+}
+
+export class BearerHeaderStrategy extends HeaderStrategy {
+  name = 'bearer';
+  protected async check(header: string): Promise<AuthOutcome> {
+    const token = parseBearerAuthorization(header);
+    return token ? this.authenticator.bearer(token) : { ok: false, reason: 'failed' };
+  }
+}
+
+/**
+ * Runs one strategy for one request, as passport's `authenticate()` does for a single strategy without
+ * sessions, but without building a new middleware and request helpers on every request (this is the hot path).
+ */
+export function runStrategy(strategy: Strategy, req: Request): Promise<AuthOutcome> {
+  return new Promise((resolve, reject) => {
+    const attempt = Object.create(strategy) as Strategy;
+    attempt.success = (user: Express.User) => resolve({ ok: true, user });
+    attempt.fail = (challenge?: unknown) =>
+      resolve({ ok: false, reason: (challenge as { reason?: 'failed' | 'denied' } | undefined)?.reason ?? 'failed' });
+    attempt.error = reject;
+    attempt.redirect = () => reject(new Error('authentication strategies never redirect'));
+    attempt.pass = () => resolve({ ok: false, reason: 'failed' });
+    attempt.authenticate(req);
+  });
+}
