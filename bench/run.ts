@@ -4,6 +4,7 @@
 // Everything is sequential on purpose: the machine has 2 cores, one for the server
 // under test and one for the load-generator process. Running two things at once
 // would measure the scheduler, not the server.
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -205,7 +206,10 @@ async function prepareStorage(options: BenchOptions): Promise<{ storage: Storage
 
 /** BENCH_SERVER_ENTRY lets the harness be tried against a stand-in server (see README). */
 function serverEntry(): string {
-  return process.env.BENCH_SERVER_ENTRY || 'src/main.ts';
+  if (process.env.BENCH_SERVER_ENTRY) return process.env.BENCH_SERVER_ENTRY;
+  // What `npm start` runs in production: the esbuild bundle, rebuilt now so it matches the source.
+  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+  return 'dist/main.mjs';
 }
 
 function kindOf(scenario: Scenario): ScenarioResult['kind'] {

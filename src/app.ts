@@ -62,7 +62,7 @@ export function createApp(ctx: AppContext): Express {
   }
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
-  mountCodeblocks(root, ctx.authenticate, { config: ctx.config, codeblocks: ctx.codeblocks });
+  mountCodeblocks(root, ctx.authenticate, { config: ctx.config, codeblocks: ctx.codeblocks, changes: ctx.db.changes });
 
   if (root !== app) app.use(ctx.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));

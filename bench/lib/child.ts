@@ -46,7 +46,9 @@ export function spawnNode(
 ): { child: ChildProcess; running: RunningChild } {
   const logPath = join(tmpdir(), `addon-pair-bench-${name}-${process.pid}.log`);
   const log = createWriteStream(logPath);
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  // A built bundle (the production start path, `npm start`) runs on plain node; TypeScript through tsx.
+  const runtime = /\.m?js$/.test(args[0] ?? '') ? ['--enable-source-maps'] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...runtime, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

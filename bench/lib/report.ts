@@ -79,7 +79,7 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     `- load: autocannon in a separate process, ${meta.connections} connections, ${meta.durationSec} s measured ` +
       `after ${meta.warmupSec} s warm-up per scenario${meta.only ? `, only scenarios matching "${meta.only}"` : ''}`,
     `- machine: ${meta.cores} × ${meta.cpu}, Node ${meta.node}, load average ${meta.loadAverage.toFixed(2)} at start`,
-    `- server: \`node --import tsx ${meta.serverEntry} serve\` with \`${env}\``,
+    `- server: \`${/\.m?js$/.test(meta.serverEntry) ? "node" : "node --import tsx"} ${meta.serverEntry} serve\` with \`${env}\``,
     '',
     renderTable(results),
     '',

@@ -2,12 +2,13 @@
 // kept here so that the shared context.ts and app.ts only gain one line each.
 import type { IRouter, RequestHandler } from 'express';
 import type { Db } from '../platform/db/knex.ts';
+import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { mountApi } from '../platform/http/mount-api.ts';
 import { decideView } from '../wiki/content-access.ts';
 import { CodeboxRepository } from './codebox.repository.ts';
-import { cachedCodeboxes, cachedDecideView } from './download-cache.ts';
+import { blockTextCache, cachedCodeboxes, cachedDecideView } from './download-cache.ts';
 import { CoalescingTemplateSource } from './coalescing-source.ts';
 import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
@@ -26,6 +27,7 @@ export function createCodeblocksService(config: Config, db: Db, log: Logger): Co
     knex: db.knex,
     decideView: cachedDecideView(decideView, db.changes),
     codeboxes: cachedCodeboxes(new CodeboxRepository(db.knex), db.changes),
+    blockTexts: blockTextCache(db.changes),
     remote: new CoalescingTemplateSource(new RemoteTemplateFetcher({ allowlist })),
   });
 }
@@ -34,7 +36,7 @@ export function createCodeblocksService(config: Config, db: Db, log: Logger): Co
 export function mountCodeblocks(
   root: IRouter,
   authenticate: RequestHandler,
-  deps: { config: Config; codeblocks: CodeblocksService },
+  deps: { config: Config; codeblocks: CodeblocksService; changes: ChangeFeed },
 ): void {
   const generation = generationOf(deps.config.codeblocksCompat);
   const { baseUrl } = deps.config;
@@ -42,6 +44,6 @@ export function mountCodeblocks(
   mountApi(root, authenticate, {
     path: REST_BASE,
     render: createCodeblocksErrorRenderer(generation),
-    routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl })],
+    routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes) })],
   });
 }

@@ -2,8 +2,8 @@
 // HTTP shapes only: parse the query, ask the service, write the body with the documented content type.
 import { Router, type Request, type Response } from 'express';
 import { currentUser, requireUser } from '../platform/auth/guards.ts';
-import type { CodeblocksService } from './download.service.ts';
-import { parseDownloadQuery, parseListQuery } from './download.schemas.ts';
+import type { BlockTextCache, CodeblocksService } from './download.service.ts';
+import { parseDownloadUrl, parseListQuery } from './download.schemas.ts';
 import { CONTENT_TYPES } from './error-render.ts';
 import { PATHS, type Generation } from './generation.ts';
 import { toDownloadList } from './list-links.ts';
@@ -13,6 +13,8 @@ export interface CodeblocksRouterDeps {
   codeblocks: CodeblocksService;
   generation: Generation;
   baseUrl: string;
+  /** Rendered list bodies by user, box and format (see download-cache.ts); optional in tests. */
+  listBodies?: BlockTextCache;
 }
 
 function send(res: Response, type: keyof typeof CONTENT_TYPES, body: string): void {
@@ -21,24 +23,31 @@ function send(res: Response, type: keyof typeof CONTENT_TYPES, body: string): vo
   res.send(body); // sets Content-Length, also for HEAD
 }
 
-export function createCodeblocksRouter({ codeblocks, generation, baseUrl }: CodeblocksRouterDeps): Router {
+export function createCodeblocksRouter({ codeblocks, generation, baseUrl, listBodies }: CodeblocksRouterDeps): Router {
   const router = Router();
+
+  // A list body depends only on the box, the content record and the links; it is kept per user (whose view
+  // check passed) until a wiki or directory change.
+  const listBody = async (req: Request, format: 'xml' | 'json'): Promise<string> => {
+    const user = currentUser(req);
+    const params = parseListQuery(req.query);
+    const key = `${user.id}\u0000${params.contentId}\u0000${params.macroId}\u0000${format}`;
+    const known = listBodies?.get(key);
+    if (known !== undefined) return known;
+    const links = toDownloadList(generation, await codeblocks.list(user, params), baseUrl, format);
+    const body = format === 'xml' ? renderXmlList(links) : renderJsonList(links);
+    return listBodies ? listBodies.set(key, body) : body;
+  };
 
   const download = async (req: Request, res: Response) => {
     const user = currentUser(req);
-    const params = parseDownloadQuery(req.query);
+    const params = parseDownloadUrl(req.url, () => req.query);
     send(res, 'text', await codeblocks.download(user, params));
   };
   router.get(PATHS.downloadCode, requireUser, download);
   router.get(PATHS.code, requireUser, download);
 
-  router.get(PATHS.listXml, requireUser, async (req, res) => {
-    const listing = await codeblocks.list(currentUser(req), parseListQuery(req.query));
-    send(res, 'xml', renderXmlList(toDownloadList(generation, listing, baseUrl, 'xml')));
-  });
-  router.get(PATHS.listJson, requireUser, async (req, res) => {
-    const listing = await codeblocks.list(currentUser(req), parseListQuery(req.query));
-    send(res, 'json', renderJsonList(toDownloadList(generation, listing, baseUrl, 'json')));
-  });
+  router.get(PATHS.listXml, requireUser, async (req, res) => send(res, 'xml', await listBody(req, 'xml')));
+  router.get(PATHS.listJson, requireUser, async (req, res) => send(res, 'json', await listBody(req, 'json')));
   return router;
 }

@@ -26,6 +26,17 @@ export function cachedDecideView(decide: DecideView, changes: ChangeFeed): Decid
     user ? cache.getOrLoad(`${user.id}:${contentId}`, () => decide(q, user, contentId)) : decide(q, user, contentId);
 }
 
+/** Rendered block texts (or list bodies), at most 32 Mi characters held; dropped on every wiki or directory change. */
+export function blockTextCache(changes: ChangeFeed): BoundedCache<string, string> {
+  return new BoundedCache<string, string>({
+    ttlMs: TTL_MS,
+    maxEntries: 20_000,
+    maxWeight: 32 * 1024 * 1024,
+    weigh: (text) => text.length,
+    feed: { changes, topics: [WIKI_TOPIC, DIRECTORY_TOPIC] },
+  });
+}
+
 /** The code-box index with rows remembered per request shape; at most 64 Mi characters of templates held. */
 export function cachedCodeboxes(repo: CodeboxReader, changes: ChangeFeed): CodeboxReader {
   const feed = { changes, topics: [WIKI_TOPIC] };

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { invalidParameter } from './download-errors.ts';
 import { decodeBlockKey } from './block-key.ts';
+import { BoundedCache } from '../platform/cache/bounded-cache.ts';
 
 /** Largest id the content table can hold (PostgreSQL integer). */
 const MAX_CONTENT_ID = 2147483647;
@@ -66,6 +67,16 @@ function contentIdOf(q: { contentId?: number | undefined; pageId?: number | unde
 export function parseListQuery(query: unknown): ListParams {
   const q = parse(listQuery, query);
   return { contentId: contentIdOf(q), macroId: q.macroId };
+}
+
+// Fleets send the very same query strings again and again: their parsed form is kept (successes only).
+const parsedDownloads = new BoundedCache<string, DownloadParams>({ ttlMs: 10 * 60_000, maxEntries: 2_000 });
+
+/** As parseDownloadQuery, remembered by the raw query string (`url` is the request URL). */
+export function parseDownloadUrl(url: string, query: () => unknown): DownloadParams {
+  const q = url.indexOf('?');
+  const raw = q < 0 ? '' : url.slice(q + 1);
+  return parsedDownloads.get(raw) ?? parsedDownloads.set(raw, parseDownloadQuery(query()));
 }
 
 export function parseDownloadQuery(query: unknown): DownloadParams {

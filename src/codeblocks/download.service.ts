@@ -28,11 +28,18 @@ export interface BoxListing {
   blocks: { name: string; key: string }[];
 }
 
+/** Rendered block texts by user, content, macro and section (see download-cache.ts). */
+export interface BlockTextCache {
+  get(key: string): string | undefined;
+  set(key: string, text: string): string;
+}
+
 export interface CodeblocksDeps {
   knex: Knex;
   decideView: DecideView;
   codeboxes: CodeboxReader;
   remote: TemplateSource;
+  blockTexts?: BlockTextCache;
 }
 
 export class CodeblocksService {
@@ -40,6 +47,11 @@ export class CodeblocksService {
 
   /** The text of one block, or an AppError (403, or 500 with the kind of failure). */
   async download(user: AuthUser, p: DownloadParams): Promise<string> {
+    // The same user fetching the same block again (a fleet at boot) is answered from memory: the entry was
+    // stored only after this user's view check passed, and any wiki or directory change drops it.
+    const key = `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}`;
+    const known = this.deps.blockTexts?.get(key);
+    if (known !== undefined) return p.asciiOnly ? asciiOnly(known) : known;
     const isRaw = p.section === RAW_NAME;
     const [decision, box] = await Promise.all([
       this.deps.decideView(this.deps.knex, user, p.contentId),
@@ -52,6 +64,8 @@ export class CodeblocksService {
     }
     const template = await this.templateOf(found);
     const text = isRaw || found.section === undefined ? template : substitute(template, new Map(Object.entries(found.section.values)));
+    // Remote templates are fetched every time (an edit of the remote file shows at once).
+    if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(key, text);
     return p.asciiOnly ? asciiOnly(text) : text;
   }
 
