@@ -8,7 +8,7 @@ export interface BenchOptions {
   warmupSec: number;
 }
 
-const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--connections <n>] [--only <substring>]`;
+const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--only <substring>]`;
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -19,7 +19,8 @@ function positiveNumber(flag: string, value: string | undefined): number {
 }
 
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { pglite: false, durationSec: 10, connections: 32, only: null, warmupSec: 2 };
+  // 5 s of warm-up per scenario: the targets are for a warm server (JIT-compiled hot paths, filled caches).
+  const options: BenchOptions = { pglite: false, durationSec: 10, connections: 32, only: null, warmupSec: 5 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     switch (arg) {
@@ -28,6 +29,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         break;
       case '--duration':
         options.durationSec = positiveNumber(arg, argv[++i]);
+        break;
+      case '--warmup':
+        options.warmupSec = positiveNumber(arg, argv[++i]);
         break;
       case '--connections':
         options.connections = Math.round(positiveNumber(arg, argv[++i]));
