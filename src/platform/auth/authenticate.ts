@@ -49,11 +49,12 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
     if (header === undefined) return next();
     const strategy = /^bearer /i.test(header) ? bearer : /^basic /i.test(header) ? basic : undefined;
     if (!strategy) return next(authenticationFailed('failed'));
-    runStrategy(strategy, req).then((outcome) => {
+    runStrategy(strategy, req, (err, outcome) => {
+      if (err || !outcome) return next(err ?? new Error('authentication strategy gave no answer'));
       if (!outcome.ok) return next(authenticationFailed(outcome.reason));
       req.user = outcome.user;
       next();
-    }, next);
+    });
   };
 }
 

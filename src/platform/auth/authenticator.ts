@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import type { AuthStore, AuthUser, DirectoryUser } from './auth-user.ts';
 import { parseBasicAuthorization, type BasicCredentials } from './basic-credentials.ts';
-import { AuthCache, type BasicEntry } from './auth-cache.ts';
+import { AuthCache, type BasicEntry, type BearerEntry } from './auth-cache.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
 
@@ -33,6 +33,12 @@ export class Authenticator {
 
   constructor(private readonly opts: AuthenticatorOptions) {
     opts.changes.on(DIRECTORY_TOPIC, () => this.cache.clear());
+  }
+
+  /** The user of a Basic header verified shortly before, without any I/O; undefined when it must be checked. */
+  cachedBasic(header: string): AuthUser | undefined {
+    const cached = this.opts.changes.live ? this.cache.basic.get(this.cache.basicKey(header)) : undefined;
+    return cached && withVia(cached.user, 'basic');
   }
 
   /** A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded. */
@@ -68,9 +74,14 @@ export class Authenticator {
     return { ok: true, user: withVia(profile, 'basic') };
   }
 
+  /** The user of a token found in the cache and still valid, without any I/O; undefined when it must be looked up. */
+  cachedBearer(rawToken: string): AuthUser | undefined {
+    const entry = this.opts.changes.live ? this.cache.bearer.get(hashToken(rawToken)) : undefined;
+    return entry && this.admit(entry);
+  }
+
   async bearer(rawToken: string): Promise<AuthOutcome> {
     const tokenHash = hashToken(rawToken);
-    const now = Date.now();
     let entry = this.opts.changes.live ? this.cache.bearer.get(tokenHash) : undefined;
     if (!entry) {
       const record = await this.opts.store.findToken(tokenHash);
@@ -82,14 +93,22 @@ export class Authenticator {
         lastUsedAt: record.lastUsedAt,
       });
     }
-    if (!entry.user.active || (entry.tokenExpiresAt && entry.tokenExpiresAt.getTime() <= now)) return { ok: false, reason: 'failed' };
+    const user = this.admit(entry);
+    return user ? { ok: true, user } : { ok: false, reason: 'failed' };
+  }
+
+  /** The token's user when the token is still valid; records the use at most once a minute. */
+  private admit(entry: BearerEntry): AuthUser | undefined {
+    const now = Date.now();
+    if (!entry.user.active || (entry.tokenExpiresAt && entry.tokenExpiresAt.getTime() <= now)) return undefined;
     // Writing last_used_at on every request would double the work of a hot path; once a minute is enough.
     if (!entry.lastUsedAt || now - entry.lastUsedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
       entry.lastUsedAt = new Date(now);
       this.opts.store.touchToken(entry.tokenId).catch((err: unknown) => this.opts.log?.warn({ err }, 'could not record token use'));
     }
-    return { ok: true, user: withVia(entry.user, 'bearer') };
+    return withVia(entry.user, 'bearer');
   }
+
 
   private isLocked(lockedAt: Date | null): boolean {
     if (!lockedAt) return false;

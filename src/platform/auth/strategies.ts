@@ -16,8 +16,16 @@ abstract class HeaderStrategy extends Strategy {
 
   protected abstract check(header: string): Promise<AuthOutcome>;
 
+  /** A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. */
+  protected cached(_header: string): Express.User | undefined {
+    return undefined;
+  }
+
   override authenticate(req: Request): void {
-    this.check(req.headers.authorization ?? '').then(
+    const header = req.headers.authorization ?? '';
+    const known = this.cached(header);
+    if (known) return this.success(known);
+    this.check(header).then(
       (outcome) => (outcome.ok ? this.success(outcome.user) : this.fail({ reason: outcome.reason }, 401)),
       (err: unknown) => this.error(err as Error),
     );
@@ -26,6 +34,9 @@ abstract class HeaderStrategy extends Strategy {
 
 export class BasicHeaderStrategy extends HeaderStrategy {
   name = 'basic';
+  protected override cached(header: string) {
+    return this.authenticator.cachedBasic(header);
+  }
   protected check(header: string) {
     return this.authenticator.basicHeader(header);
   }
@@ -33,6 +44,10 @@ export class BasicHeaderStrategy extends HeaderStrategy {
 
 export class BearerHeaderStrategy extends HeaderStrategy {
   name = 'bearer';
+  protected override cached(header: string) {
+    const token = parseBearerAuthorization(header);
+    return token ? this.authenticator.cachedBearer(token) : undefined;
+  }
   protected async check(header: string): Promise<AuthOutcome> {
     const token = parseBearerAuthorization(header);
     return token ? this.authenticator.bearer(token) : { ok: false, reason: 'failed' };
@@ -41,17 +56,16 @@ export class BearerHeaderStrategy extends HeaderStrategy {
 
 /**
  * Runs one strategy for one request, as passport's `authenticate()` does for a single strategy without
- * sessions, but without building a new middleware and request helpers on every request (this is the hot path).
+ * sessions, but without building a new middleware and request helpers on every request (this is the hot
+ * path). `done` may be called synchronously (a cached credential) or later.
  */
-export function runStrategy(strategy: Strategy, req: Request): Promise<AuthOutcome> {
-  return new Promise((resolve, reject) => {
-    const attempt = Object.create(strategy) as Strategy;
-    attempt.success = (user: Express.User) => resolve({ ok: true, user });
-    attempt.fail = (challenge?: unknown) =>
-      resolve({ ok: false, reason: (challenge as { reason?: 'failed' | 'denied' } | undefined)?.reason ?? 'failed' });
-    attempt.error = reject;
-    attempt.redirect = () => reject(new Error('authentication strategies never redirect'));
-    attempt.pass = () => resolve({ ok: false, reason: 'failed' });
-    attempt.authenticate(req);
-  });
+export function runStrategy(strategy: Strategy, req: Request, done: (err: unknown, outcome?: AuthOutcome) => void): void {
+  const attempt = Object.create(strategy) as Strategy;
+  attempt.success = (user: Express.User) => done(null, { ok: true, user });
+  attempt.fail = (challenge?: unknown) =>
+    done(null, { ok: false, reason: (challenge as { reason?: 'failed' | 'denied' } | undefined)?.reason ?? 'failed' });
+  attempt.error = (err: unknown) => done(err);
+  attempt.redirect = () => done(new Error('authentication strategies never redirect'));
+  attempt.pass = () => done(null, { ok: false, reason: 'failed' });
+  attempt.authenticate(req);
 }

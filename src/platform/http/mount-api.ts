@@ -24,7 +24,9 @@ export function mountApi(root: IRouter, authenticate: RequestHandler, api: ApiMo
   const r = Router();
   for (const h of api.before ?? []) r.use(h);
   r.use(authenticate);
-  r.use(express.json({ limit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false }));
+  const json = express.json({ limit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false });
+  // GET and HEAD carry no body worth reading: skip the parser on the busiest requests.
+  r.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)));
   for (const router of api.routers) r.use(router);
   r.use(createNotFoundHandler());
   r.use(createErrorHandler(api.render));
