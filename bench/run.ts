@@ -231,6 +231,10 @@ async function runScenarios(
     ADMIN_PASSWORD,
     storage.kind === 'postgres' ? storage.databaseUrl : undefined,
   );
+  // The Express baseline stays up and is measured again right before each HTTP scenario (see adjacentExpressRps).
+  const express = BASELINES.find((b) => b.name === EXPRESS_BASELINE)!;
+  const expressServer = await startBaseline(benchDir, express.script, express.name);
+  cleanups.push(() => expressServer.stop());
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();
@@ -245,7 +249,12 @@ async function runScenarios(
     }
     console.log(`▶ ${scenario.name}`);
     try {
-      const result = await runScenario(scenario, ctx, server, options);
+      let adjacentExpressRps: number | null | undefined;
+      if (kindOf(scenario) === 'http') {
+        const config = toLoadConfig(expressServer.baseUrl, { method: 'GET', path: '/' }, loadOptions(options));
+        adjacentExpressRps = (await measureHttp(expressServer, EXPRESS_BASELINE, 'baseline', config)).requestsPerSec;
+      }
+      const result = { ...(await runScenario(scenario, ctx, server, options)), adjacentExpressRps };
       checkInterrupted();
       // autocannon counts refused connections as errors rather than failing, so check here.
       const endedDuring = server.exitInfo();
@@ -270,6 +279,7 @@ async function runScenarios(
       results.push({ ...emptyResult(scenario.name, kindOf(scenario)), error: message });
     }
   }
+  await expressServer.stop();
   return { results, detail };
 }
 
@@ -280,7 +290,8 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[])
   for (const r of results) {
     if (r.requestsPerSec === null || r.kind === 'latency') continue;
     r.ratioToNodeHttp = nodeHttp ? r.requestsPerSec / nodeHttp : null;
-    r.ratioToExpress = express ? r.requestsPerSec / express : null;
+    const expressRps = r.adjacentExpressRps ?? express;
+    r.ratioToExpress = expressRps ? r.requestsPerSec / expressRps : null;
   }
   for (const scenario of scenarios) {
     const result = byName.get(scenario.name);

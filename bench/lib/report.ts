@@ -38,8 +38,8 @@ function verdictCell(r: ScenarioResult): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const head =
-    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | × express | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---|';
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s just before | × express | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const rows = results.map((r) => {
     const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
     const errors = r.kind === 'latency' ? '—' : String(r.errorsAndNon2xx);
@@ -51,6 +51,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       errors,
       num(r.peakRssMb, 0),
       num(r.ratioToNodeHttp, 2),
+      r.adjacentExpressRps ? String(Math.round(r.adjacentExpressRps)) : '',
       num(r.ratioToExpress, 2),
       verdictCell(r),
     ];

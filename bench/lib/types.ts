@@ -140,6 +140,11 @@ export interface ScenarioResult {
   peakRssMb: number | null;
   ratioToNodeHttp: number | null;
   ratioToExpress: number | null;
+  /**
+   * The Express baseline measured right before this scenario (HTTP scenarios only). On a shared VM the
+   * machine's speed drifts during a run; the ratio to an adjacent measurement is the fair one.
+   */
+  adjacentExpressRps?: number | null;
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;
