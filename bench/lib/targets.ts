@@ -8,8 +8,15 @@ function check(label: string, ok: boolean | null, detail: string): TargetCheck {
   return { label, verdict: ok === null ? 'SKIP' : ok ? 'PASS' : 'FAIL', detail };
 }
 
+/**
+ * One scenario's rate over another's. When both have an adjacent Express measurement, each rate is first
+ * divided by it: the two ran minutes apart, and the machine's speed drifts in between.
+ */
 function ratio(result: ScenarioResult, other: ScenarioResult | undefined): number | null {
   if (!other?.requestsPerSec || result.requestsPerSec === null || other.error) return null;
+  if (result.adjacentExpressRps && other.adjacentExpressRps) {
+    return result.requestsPerSec / result.adjacentExpressRps / (other.requestsPerSec / other.adjacentExpressRps);
+  }
   return result.requestsPerSec / other.requestsPerSec;
 }
 
