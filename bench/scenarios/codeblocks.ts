@@ -3,6 +3,7 @@
 // wiki host REST API in setup, as a provisioning fleet would find it.
 import { bearer, expectStatus } from '../lib/context.ts';
 import type { BenchContext, Scenario } from '../lib/types.ts';
+import { DEMO_VHOSTS } from '../../src/wiki/wiki.demo.ts';
 
 const RSS_TARGET = { maxRssMb: 300 };
 const MACRO_SMALL = '7d0c3a55-0b1e-4b8e-9a61-00000000b001';
@@ -12,21 +13,6 @@ const macro = (id: string, body: string) =>
   `<ac:structured-macro ac:name="advanced-codeblock-macro" ac:schema-version="1" ac:macro-id="${id}">` +
   `<ac:plain-text-body><![CDATA[${body}]]></ac:plain-text-body></ac:structured-macro>`;
 
-const VHOST = `[testsystem 1]
-base.url = test1.example.org
-document.root = /var/www/test1
-
-[testsystem 2]
-base.url = test2.example.org
-document.root = /var/www/test2
-
-[content]
-<VirtualHost *:80>
-    ServerName \${base.url}
-    DocumentRoot \${document.root}
-    ErrorLog /var/log/apache2/\${base.url}-error.log
-</VirtualHost>
-`;
 
 const FIFTY = Array.from({ length: 50 }, (_, i) => `[host ${i}]\nname = h${i}.example.org\nport = ${8000 + i}\n`).join('\n') +
   '[content]\nserver ${name}:${port};\n';
@@ -54,7 +40,7 @@ async function ensureData(ctx: BenchContext): Promise<CodeblocksState> {
       type: 'page',
       title: 'Bench code boxes',
       space: { key },
-      body: { storage: { value: `<p>Hosts</p>${macro(MACRO_SMALL, VHOST)}${macro(MACRO_50, FIFTY)}`, representation: 'storage' } },
+      body: { storage: { value: `<p>Hosts</p>${macro(MACRO_SMALL, DEMO_VHOSTS)}${macro(MACRO_50, FIFTY)}`, representation: 'storage' } },
     },
   });
   expectStatus(page, 200, 'creating the bench page');

@@ -19,7 +19,8 @@ const macro = (name: string, id: string, params: Record<string, string>, body: s
     .join('') +
   `<ac:plain-text-body><![CDATA[${body}]]></ac:plain-text-body></ac:structured-macro>`;
 
-const VHOSTS = `[testsystem 1]
+/** The demo page's code box (two sections and a template); the bench downloads the same box. */
+export const DEMO_VHOSTS = `[testsystem 1]
 base.url = test1.example.org
 document.root = /var/www/test1
 
@@ -66,7 +67,7 @@ export function wikiDemoSections(): Pick<ImportDocument, 'spaces' | 'content'> {
         author: 'alice',
         body:
           '<p>Apache virtual hosts of the test systems.</p>' +
-          macro('advanced-codeblock-macro', DEMO_IDS.pageMacro, { globaltitle: 'Virtual hosts', lang: 'Apache', theme: 'light-spring', enableddl: 'true' }, VHOSTS),
+          macro('advanced-codeblock-macro', DEMO_IDS.pageMacro, { globaltitle: 'Virtual hosts', lang: 'Apache', theme: 'light-spring', enableddl: 'true' }, DEMO_VHOSTS),
       },
       {
         id: DEMO_IDS.blogpost,
