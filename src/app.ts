@@ -1,6 +1,6 @@
 import express, { Router, type Express, type IRouter } from 'express';
 import type { AppContext } from './context.ts';
-import { createHttpLogger } from './platform/log/logger.ts';
+import { useRequestLogging } from './platform/log/request-logger.ts';
 import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
@@ -24,7 +24,7 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  app.use(createHttpLogger(ctx.log));
+  useRequestLogging(app, ctx.log);
 
   // Under a context path everything hangs off one router; without one, off the app itself (one router
   // level less on every request).

@@ -2,9 +2,16 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createHttpLogger, createLogger, redactUrl } from '../../src/platform/log/logger.ts';
+import { createLogger, redactUrl, type Logger } from '../../src/platform/log/logger.ts';
+import { useRequestLogging } from '../../src/platform/log/request-logger.ts';
 
-function capture() {
+function loggedApp(logger: Logger) {
+  const app = express();
+  useRequestLogging(app, logger);
+  return app;
+}
+
+function capture(level = 'info') {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, cb) {
@@ -12,13 +19,13 @@ function capture() {
       cb();
     },
   });
-  return { lines, logger: createLogger('info', stream) };
+  return { lines, logger: createLogger(level, stream) };
 }
 
 describe('request logging', () => {
   it('logs id, method, path, status and time, and echoes the id', async () => {
     const { lines, logger } = capture();
-    const app = express().use(createHttpLogger(logger)).get('/x', (_req, res) => res.send('ok'));
+    const app = loggedApp(logger).get('/x', (_req, res) => res.send('ok'));
     const res = await supertest(app).get('/x').expect(200);
     const entry = JSON.parse(lines.at(-1)!);
     expect(res.headers['x-request-id']).toBe(entry.req.id);
@@ -28,14 +35,14 @@ describe('request logging', () => {
 
   it('keeps a sane incoming request id and replaces an insane one', async () => {
     const { logger } = capture();
-    const app = express().use(createHttpLogger(logger)).get('/x', (_req, res) => res.send('ok'));
+    const app = loggedApp(logger).get('/x', (_req, res) => res.send('ok'));
     expect((await supertest(app).get('/x').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe('abc-123');
     expect((await supertest(app).get('/x').set('X-Request-Id', 'a b <script>')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('never writes Authorization, cookies or access tokens', async () => {
     const { lines, logger } = capture();
-    const app = express().use(createHttpLogger(logger)).get('/x', (req, res) => {
+    const app = loggedApp(logger).get('/x', (req, res) => {
       req.log.info({ req }, 'handler saw the request');
       res.send('ok');
     });
@@ -46,6 +53,47 @@ describe('request logging', () => {
     const all = lines.join('\n');
     expect(all).not.toMatch(/SECRET-(TOKEN|BEARER|COOKIE)/);
     expect(all).toContain('access_token=%5Bredacted%5D');
+  });
+
+  it('logs 4xx at warn and 5xx at error with the error, one line per request', async () => {
+    const { lines, logger } = capture();
+    const app = loggedApp(logger)
+      .get('/missing', (_req, res) => res.status(404).send('no'))
+      .get('/broken', (_req, res) => {
+        res.err = new Error('disk on fire');
+        res.status(500).send('sorry');
+      });
+    await supertest(app).get('/missing').expect(404);
+    await supertest(app).get('/broken').expect(500);
+    const [missing, broken] = lines.map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    expect(missing).toMatchObject({ level: 40, msg: 'request completed', res: { statusCode: 404 } });
+    expect(broken).toMatchObject({ level: 50, msg: 'request errored', res: { statusCode: 500 }, err: { message: 'disk on fire' } });
+  });
+
+  it('writes nothing for requests below the level, but still logs errors', async () => {
+    const { lines, logger } = capture('warn');
+    const app = loggedApp(logger)
+      .get('/ok', (_req, res) => res.send('ok'))
+      .get('/bad', (_req, res) => res.status(400).send('bad'));
+    await supertest(app).get('/ok').expect(200);
+    expect(lines).toHaveLength(0);
+    await supertest(app).get('/bad').expect(400);
+    expect(lines).toHaveLength(1);
+  });
+
+  it("gives handlers a logger bound to the request, made on first use", async () => {
+    const { lines, logger } = capture();
+    let sameTwice = false;
+    const app = loggedApp(logger).get('/x', (req, res) => {
+      sameTwice = req.log === req.log;
+      req.log.info('from the handler');
+      res.send('ok');
+    });
+    const res = await supertest(app).get('/x').set('X-Request-Id', 'trace-42');
+    expect(res.headers['x-request-id']).toBe('trace-42');
+    expect(sameTwice).toBe(true);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'from the handler', req: { id: 'trace-42', method: 'GET', url: '/x' } });
   });
 });
 

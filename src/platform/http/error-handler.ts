@@ -14,9 +14,8 @@ export function createErrorHandler(render: ErrorRenderer): ErrorRequestHandler {
     if (res.headersSent) return next(raw);
     const err = normalizeError(raw);
     if (err.status >= 500) {
-      // pino-http logs the error on the request line; the body never carries it.
-      (res as Response & { err?: unknown }).err = err.cause ?? raw;
-      req.log?.error({ err: err.cause ?? raw }, 'request failed');
+      // The request line logs it (see request-logger.ts); the body never carries it.
+      res.err = err.cause ?? raw;
     }
     res.status(err.status);
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Express, Request, Response } from 'express';
+import type { Logger } from './logger.ts';
+
+/** Header that carries the request id in and out (a caller's id is kept when it looks sane). */
+export const REQUEST_ID_HEADER = 'x-request-id';
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** This request's id, also sent back in `X-Request-Id`. */
+    id: string;
+    /** A logger whose lines carry this request (id, method, url); created on first use. */
+    log: Logger;
+  }
+  interface ServerResponse {
+    /** An unexpected error the error handler answered with a 500; the request line logs it. */
+    err?: unknown;
+  }
+}
+
+/**
+ * Request logging on pino, the job pino-http does, at a fraction of its cost: one line per finished
+ * request with id, method, url, status and time (`error` for 5xx, `warn` for 4xx, `info` otherwise), in
+ * pino-http's shape. pino-http builds a child logger and three listeners for every request, which measured
+ * at about a quarter of a cached GET's CPU time; here the child is made only when a handler logs, and the
+ * line only when its level is enabled.
+ */
+export function useRequestLogging(app: Express, logger: Logger): void {
+  // `app.request` is the prototype of every request of this app: one getter instead of a child per request.
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request) {
+      const log = logger.child({ req: this });
+      Object.defineProperty(this, 'log', { value: log, configurable: true });
+      return log;
+    },
+  });
+
+  app.use((req: Request, res: Response, next: () => void) => {
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    req.id = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', req.id);
+    const started = Date.now();
+    // 'close' comes once per response, after 'finish' or when the client went away first.
+    res.on('close', () => logRequestLine(logger, req, res, Date.now() - started));
+    next();
+  });
+}
+
+function logRequestLine(logger: Logger, req: Request, res: Response, responseTime: number): void {
+  const err = res.err;
+  const level = err !== undefined || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const msg = err !== undefined ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted';
+  logger[level]({ req, res, err, responseTime }, msg);
+}
