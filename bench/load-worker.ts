@@ -1,13 +1,21 @@
 // The load generator, run as its own process by bench/lib/load.ts so autocannon's
 // event loop never competes with the server's (the machine has 2 cores: one for
-// the server, one for this). Input: a LoadConfig as JSON in argv[2]. Output: one
-// LoadResult as JSON on stdout; nothing else is written to stdout.
+// the server, one for this). Input: a LoadConfig, or a PairedLoadConfig, as JSON in
+// argv[2]. Output: one LoadResult (or PairedLoadResult) as JSON on stdout; nothing
+// else is written to stdout.
 import autocannon from 'autocannon';
 import { waitForIdle } from './lib/idle.ts';
-import type { LoadConfig, LoadResult } from './lib/types.ts';
+import { scenarioFirst } from './lib/paired.ts';
+import type { LoadConfig, LoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
 
-function runOnce(config: LoadConfig, durationSec: number): Promise<autocannon.Result> {
+// Untyped in @types/autocannon: merges runs made with `skipAggregateResult` (histograms included).
+const { aggregateResult } = autocannon as unknown as {
+  aggregateResult(results: unknown[], opts: { url: string; connections: number; pipelining: number }): autocannon.Result;
+};
+
+function runOnce(config: LoadConfig, durationSec: number, skipAggregateResult = false): Promise<autocannon.Result> {
   return autocannon({
+    skipAggregateResult,
     url: config.url,
     method: config.method,
     headers: config.headers,
@@ -38,16 +46,69 @@ function toLoadResult(r: autocannon.Result, settleAfterWarmupMs: number): LoadRe
   };
 }
 
-async function main(): Promise<void> {
-  const raw = process.argv[2];
-  if (!raw) throw new Error('usage: load-worker.ts <LoadConfig JSON>');
-  const config = JSON.parse(raw) as LoadConfig;
+/** Waits for the target's backlog (requests the previous run abandoned), then measures it. */
+async function measure(config: LoadConfig, durationSec: number): Promise<LoadResult> {
+  const settled = config.serverPid ? await waitForIdle(config.serverPid) : 0;
+  return toLoadResult(await runOnce(config, durationSec), settled);
+}
+
+async function single(config: LoadConfig): Promise<LoadResult> {
   // Warm-up: lets V8 optimise the hot paths and the pool fill up; its numbers are dropped.
   if (config.warmupSec > 0) await runOnce(config, config.warmupSec);
-  // The requests the warm-up abandoned are still being served; don't count them.
-  const settled = config.serverPid ? await waitForIdle(config.serverPid) : 0;
-  const result = await runOnce(config, config.durationSec);
-  process.stdout.write(JSON.stringify(toLoadResult(result, settled)) + '\n');
+  return measure(config, config.durationSec);
+}
+
+const rate = (requests: number, seconds: number): number => (seconds > 0 ? requests / seconds : 0);
+
+/** The rounds of one side, kept unaggregated so that the whole run's percentiles come from one histogram. */
+class Side {
+  private readonly raws: unknown[] = [];
+  private readonly rounds: LoadResult[] = [];
+  constructor(private readonly config: LoadConfig) {}
+
+  async measureRound(durationSec: number): Promise<void> {
+    const settled = this.config.serverPid ? await waitForIdle(this.config.serverPid) : 0;
+    const raw = await runOnce(this.config, durationSec, true);
+    this.raws.push(raw);
+    const round = toLoadResult(this.aggregate([raw]), settled);
+    // An aggregated result has no per-second samples (requests.average is 0): the rate is requests over time.
+    this.rounds.push({ ...round, requestsPerSec: rate(round.totalRequests, round.durationSec) });
+  }
+
+  result(): PairedSide {
+    const all = toLoadResult(this.aggregate(this.raws), Math.max(0, ...this.rounds.map((r) => r.settleAfterWarmupMs)));
+    // The rate over all rounds: every request over all measured time.
+    const totalRequests = this.rounds.reduce((n, r) => n + r.totalRequests, 0);
+    const durationSec = this.rounds.reduce((n, r) => n + r.durationSec, 0);
+    const combined = { ...all, totalRequests, durationSec, requestsPerSec: rate(totalRequests, durationSec) };
+    return { rounds: this.rounds, combined };
+  }
+
+  private aggregate(raws: unknown[]): autocannon.Result {
+    return aggregateResult(raws, { url: this.config.url, connections: this.config.connections, pipelining: 1 });
+  }
+}
+
+async function paired(config: PairedLoadConfig): Promise<PairedLoadResult> {
+  const { rounds, roundSec } = config;
+  if (config.scenario.warmupSec > 0) await runOnce(config.scenario, config.scenario.warmupSec);
+  if (config.baseline.warmupSec > 0) await runOnce(config.baseline, config.baseline.warmupSec);
+  const scenario = new Side(config.scenario);
+  const baseline = new Side(config.baseline);
+  for (let round = 0; round < rounds; round++) {
+    const [first, second] = scenarioFirst(round) ? [scenario, baseline] : [baseline, scenario];
+    await first.measureRound(roundSec);
+    await second.measureRound(roundSec);
+  }
+  return { scenario: scenario.result(), baseline: baseline.result() };
+}
+
+async function main(): Promise<void> {
+  const raw = process.argv[2];
+  if (!raw) throw new Error('usage: load-worker.ts <LoadConfig or PairedLoadConfig JSON>');
+  const config = JSON.parse(raw) as LoadConfig | PairedLoadConfig;
+  const result = 'rounds' in config ? await paired(config) : await single(config);
+  process.stdout.write(JSON.stringify(result) + '\n');
 }
 
 main().catch((err: unknown) => {

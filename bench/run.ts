@@ -20,9 +20,10 @@ import {
 import { waitForIdle } from './lib/idle.ts';
 import { runLatency } from './lib/latency.ts';
 import { acquireRunLock } from './lib/run-lock.ts';
-import { runLoad, toLoadConfig } from './lib/load.ts';
+import { runLoad, runPairedLoad, toLoadConfig } from './lib/load.ts';
 import { renderChecks, renderTable, writeResults, type RunMeta } from './lib/report.ts';
 import { sampleRss } from './lib/rss.ts';
+import { median, roundRatios } from './lib/paired.ts';
 import { loadScenarios } from './lib/scenarios.ts';
 import {
   ADMIN_PASSWORD,
@@ -32,7 +33,7 @@ import {
   type Storage,
 } from './lib/server-process.ts';
 import { evaluateTarget, statusCheck } from './lib/targets.ts';
-import type { BenchContext, HttpScenario, LoadResult, Scenario, ScenarioResult } from './lib/types.ts';
+import type { BenchContext, HttpScenario, LoadConfig, LoadResult, Scenario, ScenarioResult } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(benchDir, '..');
@@ -138,10 +139,47 @@ function loadOptions(options: BenchOptions): { connections: number; durationSec:
   return { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec };
 }
 
+/**
+ * The scenario and the Express baseline in turns (`--rounds`, default 10, of duration/rounds seconds each;
+ * order A B, B A, …), by one load worker. The ratio is the scenario's requests over Express's in the same
+ * rounds, so a machine that slows down for a while slows both sides of the ratio.
+ */
+async function measurePaired(
+  server: RunningChild,
+  expressServer: RunningChild,
+  name: string,
+  config: LoadConfig,
+  options: BenchOptions,
+): Promise<ScenarioResult> {
+  await settle(server);
+  const baseline = {
+    ...toLoadConfig(expressServer.baseUrl, { method: 'GET', path: '/' }, loadOptions(options)),
+    // Its process has served every earlier scenario's rounds: a short warm-up reopens the connections.
+    warmupSec: 1,
+    serverPid: expressServer.pid,
+  };
+  const rss = sampleRss(server.pid);
+  try {
+    const run = await runPairedLoad(benchDir, {
+      scenario: { ...config, serverPid: server.pid },
+      baseline,
+      rounds: options.rounds,
+      roundSec: options.durationSec / options.rounds,
+    });
+    const result = fromLoad(name, 'http', run.scenario.combined, rss.stop());
+    result.adjacentExpressRps = run.baseline.combined.requestsPerSec;
+    result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
+    return result;
+  } finally {
+    rss.stop();
+  }
+}
+
 async function runHttpScenario(
   scenario: HttpScenario,
   ctx: BenchContext,
   server: RunningChild,
+  expressServer: RunningChild,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   const request = typeof scenario.request === 'function' ? scenario.request(ctx) : scenario.request;
@@ -158,11 +196,12 @@ async function runHttpScenario(
       `probe ${request.method} ${request.path} answered ${probe.status} (expected ${expected ?? '2xx'}): ${body.slice(0, 200)}`,
     );
   }
-  const result = await measureHttp(
+  const result = await measurePaired(
     server,
+    expressServer,
     scenario.name,
-    'http',
     toLoadConfig(server.baseUrl, request, loadOptions(options)),
+    options,
   );
   const implicit = statusCheck(result, scenario.expectStatus);
   if (implicit) result.checks.push(implicit);
@@ -173,6 +212,7 @@ async function runScenario(
   scenario: Scenario,
   ctx: BenchContext,
   server: RunningChild,
+  expressServer: RunningChild,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   await scenario.setup?.(ctx);
@@ -188,7 +228,7 @@ async function runScenario(
       peakRssMb: rss.stop(),
     };
   }
-  return runHttpScenario(scenario, ctx, server, options);
+  return runHttpScenario(scenario, ctx, server, expressServer, options);
 }
 
 async function prepareStorage(options: BenchOptions): Promise<{ storage: Storage; detail: string }> {
@@ -231,7 +271,7 @@ async function runScenarios(
     ADMIN_PASSWORD,
     storage.kind === 'postgres' ? storage.databaseUrl : undefined,
   );
-  // The Express baseline stays up and is measured again right before each HTTP scenario (see adjacentExpressRps).
+  // The Express baseline stays up: each HTTP scenario is measured in turns with it (see measurePaired).
   const express = BASELINES.find((b) => b.name === EXPRESS_BASELINE)!;
   const expressServer = await startBaseline(benchDir, express.script, express.name);
   cleanups.push(() => expressServer.stop());
@@ -249,12 +289,7 @@ async function runScenarios(
     }
     console.log(`▶ ${scenario.name}`);
     try {
-      let adjacentExpressRps: number | null | undefined;
-      if (kindOf(scenario) === 'http') {
-        const config = toLoadConfig(expressServer.baseUrl, { method: 'GET', path: '/' }, loadOptions(options));
-        adjacentExpressRps = (await measureHttp(expressServer, EXPRESS_BASELINE, 'baseline', config)).requestsPerSec;
-      }
-      const result = { ...(await runScenario(scenario, ctx, server, options)), adjacentExpressRps };
+      const result = await runScenario(scenario, ctx, server, expressServer, options);
       checkInterrupted();
       // autocannon counts refused connections as errors rather than failing, so check here.
       const endedDuring = server.exitInfo();
@@ -290,8 +325,9 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[])
   for (const r of results) {
     if (r.requestsPerSec === null || r.kind === 'latency') continue;
     r.ratioToNodeHttp = nodeHttp ? r.requestsPerSec / nodeHttp : null;
-    const expressRps = r.adjacentExpressRps ?? express;
-    r.ratioToExpress = expressRps ? r.requestsPerSec / expressRps : null;
+    // Paired rounds: the median of the rounds' ratios, robust to a round in which the VM stalled one side.
+    if (r.roundRatios && r.roundRatios.length > 0) r.ratioToExpress = median(r.roundRatios);
+    else r.ratioToExpress = express ? r.requestsPerSec / express : null;
   }
   for (const scenario of scenarios) {
     const result = byName.get(scenario.name);
@@ -327,6 +363,7 @@ async function main(): Promise<void> {
     storageDetail,
     durationSec: options.durationSec,
     warmupSec: options.warmupSec,
+    rounds: options.rounds,
     connections: options.connections,
     only: options.only,
     node: process.version,

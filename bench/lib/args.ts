@@ -6,9 +6,11 @@ export interface BenchOptions {
   connections: number;
   only: string | null;
   warmupSec: number;
+  /** Turns of scenario and Express baseline per HTTP scenario (see measurePaired in run.ts). */
+  rounds: number;
 }
 
-const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--only <substring>]`;
+const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>]`;
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -20,7 +22,7 @@ function positiveNumber(flag: string, value: string | undefined): number {
 
 export function parseArgs(argv: readonly string[]): BenchOptions {
   // 5 s of warm-up per scenario: the targets are for a warm server (JIT-compiled hot paths, filled caches).
-  const options: BenchOptions = { pglite: false, durationSec: 10, connections: 32, only: null, warmupSec: 5 };
+  const options: BenchOptions = { pglite: false, durationSec: 10, connections: 32, only: null, warmupSec: 5, rounds: 10 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     switch (arg) {
@@ -35,6 +37,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         break;
       case '--connections':
         options.connections = Math.round(positiveNumber(arg, argv[++i]));
+        break;
+      case '--rounds':
+        options.rounds = Math.round(positiveNumber(arg, argv[++i]));
         break;
       case '--only': {
         const value = argv[++i];

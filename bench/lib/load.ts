@@ -2,7 +2,7 @@
 // process and reads its single JSON line back.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { LoadConfig, LoadResult, RequestSpec } from './types.ts';
+import type { LoadConfig, LoadResult, PairedLoadConfig, PairedLoadResult, RequestSpec } from './types.ts';
 
 export function toLoadConfig(
   baseUrl: string,
@@ -19,7 +19,18 @@ export function toLoadConfig(
   return { url: baseUrl + request.path, method: request.method, headers, body, ...options };
 }
 
-export async function runLoad(benchDir: string, config: LoadConfig): Promise<LoadResult> {
+export function runLoad(benchDir: string, config: LoadConfig): Promise<LoadResult> {
+  // Generous guard: warm-up + settling (≤ 60 s) + run + tsx start-up + autocannon's request time-out.
+  return runWorker<LoadResult>(benchDir, config, config.warmupSec + config.durationSec + 120);
+}
+
+export function runPairedLoad(benchDir: string, config: PairedLoadConfig): Promise<PairedLoadResult> {
+  const { scenario, baseline, rounds, roundSec } = config;
+  const settling = 2 * rounds * 60;
+  return runWorker<PairedLoadResult>(benchDir, config, scenario.warmupSec + baseline.warmupSec + 2 * rounds * roundSec + settling + 120);
+}
+
+async function runWorker<T>(benchDir: string, config: LoadConfig | PairedLoadConfig, limitSec: number): Promise<T> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(benchDir, 'load-worker.ts'), JSON.stringify(config)],
@@ -33,9 +44,7 @@ export async function runLoad(benchDir: string, config: LoadConfig): Promise<Loa
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
 
-  // Generous guard: warm-up + settling (≤ 60 s) + run + tsx start-up + autocannon's request time-out.
-  const limitMs = (config.warmupSec + config.durationSec + 120) * 1000;
-  const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  const timer = setTimeout(() => child.kill('SIGKILL'), limitSec * 1000);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (exitCode) => resolve(exitCode));
@@ -45,5 +54,5 @@ export async function runLoad(benchDir: string, config: LoadConfig): Promise<Loa
   if (code !== 0 || !line) {
     throw new Error(`load worker failed (exit ${code}): ${stderr.trim() || stdout.trim() || 'no output'}`);
   }
-  return JSON.parse(line) as LoadResult;
+  return JSON.parse(line) as T;
 }

@@ -11,6 +11,7 @@ export interface RunMeta {
   storageDetail: string;
   durationSec: number;
   warmupSec: number;
+  rounds: number;
   connections: number;
   only: string | null;
   node: string;
@@ -38,8 +39,8 @@ function verdictCell(r: ScenarioResult): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const head =
-    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s just before | × express | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|';
   const rows = results.map((r) => {
     const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
     const errors = r.kind === 'latency' ? '—' : String(r.errorsAndNon2xx);
@@ -53,6 +54,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       num(r.ratioToNodeHttp, 2),
       r.adjacentExpressRps ? String(Math.round(r.adjacentExpressRps)) : '',
       num(r.ratioToExpress, 2),
+      (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       verdictCell(r),
     ];
     return `| ${cells.join(' | ')} |`;
@@ -78,7 +80,8 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     '',
     `- storage: ${meta.storageDetail}`,
     `- load: autocannon in a separate process, ${meta.connections} connections, ${meta.durationSec} s measured ` +
-      `after ${meta.warmupSec} s warm-up per scenario${meta.only ? `, only scenarios matching "${meta.only}"` : ''}`,
+      `after ${meta.warmupSec} s warm-up per scenario, in ${meta.rounds} rounds taking turns with the Express baseline` +
+      `${meta.only ? `, only scenarios matching "${meta.only}"` : ''}`,
     `- machine: ${meta.cores} × ${meta.cpu}, Node ${meta.node}, load average ${meta.loadAverage.toFixed(2)} at start`,
     `- server: \`${/\.m?js$/.test(meta.serverEntry) ? "node" : "node --import tsx"} ${meta.serverEntry} serve\` with \`${env}\``,
     '',

@@ -9,13 +9,13 @@ function check(label: string, ok: boolean | null, detail: string): TargetCheck {
 }
 
 /**
- * One scenario's rate over another's. When both have an adjacent Express measurement, each rate is first
- * divided by it: the two ran minutes apart, and the machine's speed drifts in between.
+ * One scenario's rate over another's. When both were measured in turns with the Express baseline, their
+ * ratios to it are compared: the two ran minutes apart, and the machine's speed drifts in between.
  */
 function ratio(result: ScenarioResult, other: ScenarioResult | undefined): number | null {
   if (!other?.requestsPerSec || result.requestsPerSec === null || other.error) return null;
-  if (result.adjacentExpressRps && other.adjacentExpressRps) {
-    return result.requestsPerSec / result.adjacentExpressRps / (other.requestsPerSec / other.adjacentExpressRps);
+  if (result.roundRatios?.length && other.roundRatios?.length && result.ratioToExpress && other.ratioToExpress) {
+    return result.ratioToExpress / other.ratioToExpress;
   }
   return result.requestsPerSec / other.requestsPerSec;
 }

@@ -107,6 +107,28 @@ export interface LoadResult {
   settleAfterWarmupMs: number;
 }
 
+/**
+ * A paired run for the load worker: after both warm-ups, `rounds` turns of `roundSec` seconds each, the
+ * scenario and the baseline alternating (A B, B A, …; see bench/lib/paired.ts).
+ */
+export interface PairedLoadConfig {
+  scenario: LoadConfig;
+  baseline: LoadConfig;
+  rounds: number;
+  roundSec: number;
+}
+
+/** One side of a paired run: each round, and all rounds together (percentiles over every request). */
+export interface PairedSide {
+  rounds: LoadResult[];
+  combined: LoadResult;
+}
+
+export interface PairedLoadResult {
+  scenario: PairedSide;
+  baseline: PairedSide;
+}
+
 /** Options handed to the load worker (JSON in argv[2]). */
 export interface LoadConfig {
   url: string;
@@ -141,10 +163,13 @@ export interface ScenarioResult {
   ratioToNodeHttp: number | null;
   ratioToExpress: number | null;
   /**
-   * The Express baseline measured right before this scenario (HTTP scenarios only). On a shared VM the
-   * machine's speed drifts during a run; the ratio to an adjacent measurement is the fair one.
+   * The Express baseline measured in turns with this scenario (HTTP scenarios only, see measurePaired in
+   * run.ts). On a shared VM the machine's speed drifts during a run; the ratio to a paired measurement is
+   * the fair one.
    */
   adjacentExpressRps?: number | null;
+  /** Per round: this scenario's rate over the Express rate of the same round. */
+  roundRatios?: number[];
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;

@@ -12,7 +12,7 @@ import { blockTextCache, cachedCodeboxes, cachedDecideView } from './download-ca
 import { CoalescingTemplateSource } from './coalescing-source.ts';
 import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
-import { generationOf, REST_BASE } from './generation.ts';
+import { generationOf, REST_BASE, SERVLET_BASE } from './generation.ts';
 import { createCodeblocksRouter } from './codeblocks.routes.ts';
 import { OutboundAllowlist } from './outbound-allowlist.ts';
 import { RemoteTemplateFetcher } from './remote-template.ts';
@@ -40,7 +40,8 @@ export function mountCodeblocks(
 ): void {
   const generation = generationOf(deps.config.codeblocksCompat);
   const { baseUrl } = deps.config;
-  root.use(createServletRedirectRouter(generation, baseUrl));
+  // Under its own prefix, so that no other request enters this router.
+  root.use(SERVLET_BASE, createServletRedirectRouter(generation, baseUrl));
   mountApi(root, authenticate, {
     path: REST_BASE,
     render: createCodeblocksErrorRenderer(generation),

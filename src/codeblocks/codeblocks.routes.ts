@@ -39,10 +39,13 @@ export function createCodeblocksRouter({ codeblocks, generation, baseUrl, listBo
     return listBodies ? listBodies.set(key, body) : body;
   };
 
-  const download = async (req: Request, res: Response) => {
+  // Not async: a block answered from memory (a fleet at boot) is sent without a promise or a microtask.
+  const download = (req: Request, res: Response) => {
     const user = currentUser(req);
     const params = parseDownloadUrl(req.url, () => req.query);
-    send(res, 'text', await codeblocks.download(user, params));
+    const known = codeblocks.cachedDownload(user, params);
+    if (known !== undefined) return send(res, 'text', known);
+    return codeblocks.download(user, params).then((text) => send(res, 'text', text));
   };
   router.get(PATHS.downloadCode, requireUser, download);
   router.get(PATHS.code, requireUser, download);

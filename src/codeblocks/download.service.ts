@@ -42,16 +42,25 @@ export interface CodeblocksDeps {
   blockTexts?: BlockTextCache;
 }
 
+const blockTextKey = (user: AuthUser, p: DownloadParams) => `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}`;
+
 export class CodeblocksService {
   constructor(private readonly deps: CodeblocksDeps) {}
 
+  /**
+   * The text of a block this user fetched shortly before (a fleet at boot), without I/O; undefined when it
+   * must be read. The entry was stored only after this user's view check passed, and any wiki or directory
+   * change drops it.
+   */
+  cachedDownload(user: AuthUser, p: DownloadParams): string | undefined {
+    const known = this.deps.blockTexts?.get(blockTextKey(user, p));
+    return known !== undefined && p.asciiOnly ? asciiOnly(known) : known;
+  }
+
   /** The text of one block, or an AppError (403, or 500 with the kind of failure). */
   async download(user: AuthUser, p: DownloadParams): Promise<string> {
-    // The same user fetching the same block again (a fleet at boot) is answered from memory: the entry was
-    // stored only after this user's view check passed, and any wiki or directory change drops it.
-    const key = `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}`;
-    const known = this.deps.blockTexts?.get(key);
-    if (known !== undefined) return p.asciiOnly ? asciiOnly(known) : known;
+    const known = this.cachedDownload(user, p);
+    if (known !== undefined) return known;
     const isRaw = p.section === RAW_NAME;
     const [decision, box] = await Promise.all([
       this.deps.decideView(this.deps.knex, user, p.contentId),
@@ -65,7 +74,7 @@ export class CodeblocksService {
     const template = await this.templateOf(found);
     const text = isRaw || found.section === undefined ? template : substitute(template, new Map(Object.entries(found.section.values)));
     // Remote templates are fetched every time (an edit of the remote file shows at once).
-    if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(key, text);
+    if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(blockTextKey(user, p), text);
     return p.asciiOnly ? asciiOnly(text) : text;
   }
 

@@ -42,12 +42,15 @@ export const MESSAGES = {
 
 /** Paths under the context path. */
 export const REST_BASE = '/rest/advancedcodeblocks/1';
+/** Where the oldest generation's servlets live; only their redirects are mounted there. */
+export const SERVLET_BASE = '/plugins/servlet';
+
 export const PATHS = {
   downloadCode: '/download_code/plain_text',
   /** Target of the JSON list's `download` links; answers exactly like downloadCode. */
   code: '/code',
   listXml: '/download_list/xml',
   listJson: '/download_list/json',
-  servletCode: '/plugins/servlet/advanced-codeblock-macro-downloadcode',
-  servletList: '/plugins/servlet/advanced-codeblock-macro-downloadlist',
+  servletCode: `${SERVLET_BASE}/advanced-codeblock-macro-downloadcode`,
+  servletList: `${SERVLET_BASE}/advanced-codeblock-macro-downloadlist`,
 } as const;

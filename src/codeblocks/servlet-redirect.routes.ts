@@ -2,7 +2,7 @@
 // anyone (mounted before authentication: the REST endpoint authenticates the redirected request).
 // The query string is rewritten textually so that every value keeps its exact bytes and encoding.
 import { Router, type Request, type Response } from 'express';
-import { PATHS, REST_BASE, type Generation } from './generation.ts';
+import { PATHS, REST_BASE, SERVLET_BASE, type Generation } from './generation.ts';
 
 /** Servlet parameter names and their REST names; `pageid` depends on the generation. */
 function renames(gen: Generation): Record<string, string> {
@@ -48,7 +48,8 @@ export function createServletRedirectRouter(gen: Generation, baseUrl: string): R
     res.setHeader('Location', `${baseUrl}${REST_BASE}${target}${query === '' ? '' : `?${query}`}`);
     res.end();
   };
-  router.get(PATHS.servletCode, redirect(PATHS.downloadCode));
-  router.get(PATHS.servletList, redirect(PATHS.listXml));
+  // Paths relative to SERVLET_BASE, where codeblocks.module.ts mounts this router.
+  router.get(PATHS.servletCode.slice(SERVLET_BASE.length), redirect(PATHS.downloadCode));
+  router.get(PATHS.servletList.slice(SERVLET_BASE.length), redirect(PATHS.listXml));
   return router;
 }

@@ -1,6 +1,6 @@
 import type { UserRow } from './users.repository.ts';
 
-type PresentableUser = Pick<UserRow, 'name' | 'display_name' | 'email' | 'active'> & { groups?: string[] };
+type PresentableUser = Pick<UserRow, 'name' | 'display_name' | 'email' | 'active'> & { groups?: readonly string[] };
 
 /** JSON shapes of the tracker host's user and group resources. */
 export function presentUser(baseUrl: string, u: PresentableUser) {

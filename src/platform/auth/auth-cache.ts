@@ -1,15 +1,17 @@
 import { hash, randomBytes } from 'node:crypto';
 import { BoundedCache } from '../cache/bounded-cache.ts';
-import type { DirectoryUser } from './auth-user.ts';
+import type { AuthUser } from './auth-user.ts';
 
 export interface BasicEntry {
-  user: DirectoryUser;
+  /** Frozen and shared by every request it authenticates (no copy per request on the hot path). */
+  user: AuthUser;
   /** The stored hash the password was verified against. */
   storedHash: string;
 }
 
 export interface BearerEntry {
-  user: DirectoryUser;
+  /** Frozen and shared by every request it authenticates. */
+  user: AuthUser;
   tokenId: number;
   tokenExpiresAt: Date | null;
   lastUsedAt: Date | null;

@@ -6,7 +6,7 @@ export interface AuthUser {
   email: string;
   active: boolean;
   /** Names of the user's groups, sorted. */
-  groups: string[];
+  groups: readonly string[];
   isAdmin: boolean;
   isSystemAdmin: boolean;
   /** How this request proved who it is. */

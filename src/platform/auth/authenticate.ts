@@ -49,6 +49,13 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
     if (header === undefined) return next();
     const strategy = /^bearer /i.test(header) ? bearer : /^basic /i.test(header) ? basic : undefined;
     if (!strategy) return next(authenticationFailed('failed'));
+    // The hot path: a credential verified shortly before is answered from memory, without the strategy
+    // protocol's per-request objects. Anything else (first use, wrong, expired, locked) runs the strategy.
+    const known = strategy.cached(header);
+    if (known) {
+      req.user = known;
+      return next();
+    }
     runStrategy(strategy, req, (err, outcome) => {
       if (err || !outcome) return next(err ?? new Error('authentication strategy gave no answer'));
       if (!outcome.ok) return next(authenticationFailed(outcome.reason));

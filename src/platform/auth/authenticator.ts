@@ -37,15 +37,14 @@ export class Authenticator {
 
   /** The user of a Basic header verified shortly before, without any I/O; undefined when it must be checked. */
   cachedBasic(header: string): AuthUser | undefined {
-    const cached = this.opts.changes.live ? this.cache.basic.get(this.cache.basicKey(header)) : undefined;
-    return cached && withVia(cached.user, 'basic');
+    return this.opts.changes.live ? this.cache.basic.get(this.cache.basicKey(header))?.user : undefined;
   }
 
   /** A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded. */
   async basicHeader(header: string): Promise<AuthOutcome> {
     const key = this.cache.basicKey(header);
     const cached = this.cache.basic.get(key);
-    if (cached && this.opts.changes.live) return { ok: true, user: withVia(cached.user, 'basic') };
+    if (cached && this.opts.changes.live) return { ok: true, user: cached.user };
     const credentials = parseBasicAuthorization(header);
     return credentials ? this.basic(credentials, key, cached) : { ok: false, reason: 'failed' };
   }
@@ -70,8 +69,9 @@ export class Authenticator {
     }
     if (login.failures > 0) await store.clearFailures(username);
     const { passwordHash, ...profile } = user;
-    this.cache.basic.set(key, { user: profile, storedHash: passwordHash });
-    return { ok: true, user: withVia(profile, 'basic') };
+    const authUser = asAuthUser(profile, 'basic');
+    this.cache.basic.set(key, { user: authUser, storedHash: passwordHash });
+    return { ok: true, user: authUser };
   }
 
   /** The user of a token found in the cache and still valid, without any I/O; undefined when it must be looked up. */
@@ -87,7 +87,7 @@ export class Authenticator {
       const record = await this.opts.store.findToken(tokenHash);
       if (!record) return { ok: false, reason: 'failed' };
       entry = this.cache.bearer.set(tokenHash, {
-        user: record.user,
+        user: asAuthUser(record.user, 'bearer'),
         tokenId: record.tokenId,
         tokenExpiresAt: record.expiresAt,
         lastUsedAt: record.lastUsedAt,
@@ -106,7 +106,7 @@ export class Authenticator {
       entry.lastUsedAt = new Date(now);
       this.opts.store.touchToken(entry.tokenId).catch((err: unknown) => this.opts.log?.warn({ err }, 'could not record token use'));
     }
-    return withVia(entry.user, 'bearer');
+    return entry.user;
   }
 
 
@@ -117,4 +117,7 @@ export class Authenticator {
   }
 }
 
-const withVia = (user: DirectoryUser, via: AuthUser['via']): AuthUser => ({ ...user, via });
+/** The request user of a cache entry: frozen, because every request it authenticates shares it. */
+function asAuthUser(user: DirectoryUser, via: AuthUser['via']): AuthUser {
+  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via });
+}

@@ -17,7 +17,7 @@ abstract class HeaderStrategy extends Strategy {
   protected abstract check(header: string): Promise<AuthOutcome>;
 
   /** A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. */
-  protected cached(_header: string): Express.User | undefined {
+  cached(_header: string): Express.User | undefined {
     return undefined;
   }
 
@@ -34,7 +34,7 @@ abstract class HeaderStrategy extends Strategy {
 
 export class BasicHeaderStrategy extends HeaderStrategy {
   name = 'basic';
-  protected override cached(header: string) {
+  override cached(header: string) {
     return this.authenticator.cachedBasic(header);
   }
   protected check(header: string) {
@@ -44,7 +44,7 @@ export class BasicHeaderStrategy extends HeaderStrategy {
 
 export class BearerHeaderStrategy extends HeaderStrategy {
   name = 'bearer';
-  protected override cached(header: string) {
+  override cached(header: string) {
     const token = parseBearerAuthorization(header);
     return token ? this.authenticator.cachedBearer(token) : undefined;
   }

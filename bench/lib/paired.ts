@@ -1,0 +1,22 @@
+// Helpers for a paired measurement (see measurePaired in run.ts): the scenario and the Express baseline
+// take turns in short rounds, so that both see the same machine. On this shared VM the speed of the whole
+// machine drifts by tens of percent within a minute; one baseline taken before the scenario still compares
+// two different machines.
+import type { LoadResult } from './types.ts';
+
+/** Order of the pair in round `i`: A B, B A, A B, … so that a steady drift hits both sides alike. */
+export const scenarioFirst = (round: number): boolean => round % 2 === 0;
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** Each round's scenario rate over its Express rate: their spread shows how noisy the run was. */
+export function roundRatios(scenario: readonly LoadResult[], express: readonly LoadResult[]): number[] {
+  return scenario.map((s, i) => {
+    const e = express[i];
+    return e && e.requestsPerSec > 0 ? s.requestsPerSec / e.requestsPerSec : Number.NaN;
+  });
+}
