@@ -34,6 +34,20 @@ describe('Authenticator cache', () => {
     expect(verify).toHaveBeenCalledTimes(1);
   });
 
+  it('hands every request the same frozen user, so no request can change what the next one sees', async () => {
+    const { auth } = await setup();
+    const first = await auth.bearer('tok');
+    const cached = auth.cachedBearer('tok');
+    expect(first.ok && cached).toBe(first.ok ? first.user : undefined);
+    expect(cached).toMatchObject({ name: 'ann', via: 'bearer', groups: ['users'] });
+    expect(Object.isFrozen(cached)).toBe(true);
+    expect(Object.isFrozen(cached?.groups)).toBe(true);
+    await auth.basicHeader(basicHeader('ann', 'pw'));
+    const basic = auth.cachedBasic(basicHeader('ann', 'pw'));
+    expect(basic).toMatchObject({ name: 'ann', via: 'basic' });
+    expect(Object.isFrozen(basic)).toBe(true);
+  });
+
   it('never caches a wrong password', async () => {
     const { store, auth } = await setup();
     expect((await auth.basicHeader(basicHeader('ann', 'bad'))).ok).toBe(false);
