@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_USERNAME_LENGTH } from '../platform/auth/auth-user.ts';
 
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -7,7 +8,7 @@ const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 export const userName = z
   .string({ error: 'The username is required.' })
   .min(1, 'The username is required.')
-  .max(255, 'The username must be at most 255 characters.')
+  .max(MAX_USERNAME_LENGTH, `The username must be at most ${MAX_USERNAME_LENGTH} characters.`)
   .regex(/^[^:\s](?:[^:]*[^:\s])?$/, 'The username must not contain a colon or start or end with a space.')
   .regex(NO_CONTROL, 'The username must not contain control characters.');
 

@@ -48,6 +48,16 @@ describe('Authenticator cache', () => {
     expect(Object.isFrozen(basic)).toBe(true);
   });
 
+  it('refuses a name longer than any account can have after the slow hash, without storing a failure', async () => {
+    const { store, auth } = await setup();
+    const burn = vi.spyOn(hasher, 'burn');
+    burn.mockClear();
+    expect(await auth.basicHeader(basicHeader('x'.repeat(256), 'pw'))).toEqual({ ok: false, reason: 'failed' });
+    expect(burn).toHaveBeenCalledTimes(1);
+    expect(store.findLogin).not.toHaveBeenCalled();
+    expect(store.recordFailure).not.toHaveBeenCalled();
+  });
+
   it('never caches a wrong password', async () => {
     const { store, auth } = await setup();
     expect((await auth.basicHeader(basicHeader('ann', 'bad'))).ok).toBe(false);

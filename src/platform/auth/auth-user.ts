@@ -1,3 +1,6 @@
+/** The longest login name the directory accepts; a longer one in a Basic header can never log in. */
+export const MAX_USERNAME_LENGTH = 255;
+
 /** Who a request runs as, set by the authentication middleware on `req.user`. */
 export interface AuthUser {
   id: number;
