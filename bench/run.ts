@@ -371,7 +371,7 @@ async function main(): Promise<void> {
     cores: cpus().length,
     loadAverage,
     serverEntry: serverEntry(),
-    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS },
+    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
   };
   console.log('\n' + renderTable(results) + '\n');
   const checks = renderChecks(results);

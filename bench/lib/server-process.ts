@@ -31,6 +31,8 @@ export async function startAppServer(
     DEMO: '0',
     LOG_LEVEL: 'warn',
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
+    // As `npm start` and the Dockerfile set it (see README, Benchmarks).
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   };
   // Override whatever the caller's shell exports. DATABASE_URL is set to '' (which the
   // config treats as unset) rather than deleted, so a developer's .env cannot fill it in.
