@@ -29,6 +29,7 @@ import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,
   BENCH_MAX_AUTH_ATTEMPTS,
+  SERVER_MALLOC_ARENA_MAX,
   startAppServer,
   type Storage,
 } from './lib/server-process.ts';
@@ -167,7 +168,7 @@ async function measurePaired(
       roundSec: options.durationSec / options.rounds,
     });
     const result = fromLoad(name, 'http', run.scenario.combined, rss.stop());
-    result.adjacentExpressRps = run.baseline.combined.requestsPerSec;
+    result.pairedExpressRps = run.baseline.combined.requestsPerSec;
     result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
     return result;
   } finally {
@@ -371,7 +372,7 @@ async function main(): Promise<void> {
     cores: cpus().length,
     loadAverage,
     serverEntry: serverEntry(),
-    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX },
   };
   console.log('\n' + renderTable(results) + '\n');
   const checks = renderChecks(results);

@@ -52,7 +52,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       errors,
       num(r.peakRssMb, 0),
       num(r.ratioToNodeHttp, 2),
-      r.adjacentExpressRps ? String(Math.round(r.adjacentExpressRps)) : '',
+      r.pairedExpressRps ? String(Math.round(r.pairedExpressRps)) : '',
       num(r.ratioToExpress, 2),
       (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       verdictCell(r),

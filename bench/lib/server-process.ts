@@ -12,6 +12,9 @@ export const ADMIN_PASSWORD = 'bench-admin-pw';
  */
 export const BENCH_MAX_AUTH_ATTEMPTS = '1000000000';
 
+/** As `npm start` and the Dockerfile set it (see README, Benchmarks); the caller's own value wins. */
+export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+
 export type Storage = { kind: 'postgres'; databaseUrl: string } | { kind: 'pglite' };
 
 /** `entry` is relative to the repo root; normally `src/main.ts`. */
@@ -31,8 +34,7 @@ export async function startAppServer(
     DEMO: '0',
     LOG_LEVEL: 'warn',
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
-    // As `npm start` and the Dockerfile set it (see README, Benchmarks).
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
   };
   // Override whatever the caller's shell exports. DATABASE_URL is set to '' (which the
   // config treats as unset) rather than deleted, so a developer's .env cannot fill it in.

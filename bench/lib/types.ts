@@ -167,7 +167,7 @@ export interface ScenarioResult {
    * run.ts). On a shared VM the machine's speed drifts during a run; the ratio to a paired measurement is
    * the fair one.
    */
-  adjacentExpressRps?: number | null;
+  pairedExpressRps?: number | null;
   /** Per round: this scenario's rate over the Express rate of the same round. */
   roundRatios?: number[];
   checks: TargetCheck[];

@@ -16,15 +16,14 @@ abstract class HeaderStrategy extends Strategy {
 
   protected abstract check(header: string): Promise<AuthOutcome>;
 
-  /** A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. */
-  cached(_header: string): Express.User | undefined {
-    return undefined;
-  }
+  /**
+   * A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. For
+   * the middleware's hot path (authenticate.ts); `check` consults the same cache, so `authenticate` need not.
+   */
+  abstract cached(header: string): Express.User | undefined;
 
   override authenticate(req: Request): void {
     const header = req.headers.authorization ?? '';
-    const known = this.cached(header);
-    if (known) return this.success(known);
     this.check(header).then(
       (outcome) => (outcome.ok ? this.success(outcome.user) : this.fail({ reason: outcome.reason }, 401)),
       (err: unknown) => this.error(err as Error),

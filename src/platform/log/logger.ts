@@ -4,7 +4,7 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 export type { Logger };
 
 /** What a request looks like in a log line: never its headers or body. */
-export function serializeRequest(req: IncomingMessage & { id?: unknown; originalUrl?: string }) {
+function serializeRequest(req: IncomingMessage & { id?: unknown; originalUrl?: string }) {
   return {
     id: req.id,
     method: req.method,
@@ -13,7 +13,7 @@ export function serializeRequest(req: IncomingMessage & { id?: unknown; original
   };
 }
 
-export function serializeResponse(res: ServerResponse) {
+function serializeResponse(res: ServerResponse) {
   return { statusCode: res.statusCode };
 }
 
