@@ -1,5 +1,5 @@
 import express, { Router, type Express, type IRouter } from 'express';
-import type { AppContext } from './context.ts';
+import type { AppServices } from './services.ts';
 import { useRequestLogging } from './platform/log/request-logger.ts';
 import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
@@ -19,52 +19,52 @@ import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
  * The Express application: shared middleware, then one mount per API, each with its own error format.
  * Everything is served under the context path of BASE_URL.
  */
-export function createApp(ctx: AppContext): Express {
+export function createApp(services: AppServices): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  useRequestLogging(app, ctx.log);
+  useRequestLogging(app, services.log);
 
   // Under a context path everything hangs off one router; without one, off the app itself (one router
   // level less on every request).
-  const root: IRouter = ctx.config.contextPath ? Router() : app;
-  const { baseUrl } = ctx.config;
-  root.get('/status', statusHandler(ctx.db));
+  const root: IRouter = services.config.contextPath ? Router() : app;
+  const { baseUrl } = services.config;
+  root.get('/status', statusHandler(services.db));
 
   // Tracker host and directory (Jira-style JSON errors).
-  mountApi(root, ctx.authenticate, {
+  mountApi(root, services.authenticate, {
     path: '/rest/api/2',
     render: renderHostJson,
-    routers: [createDirectoryRouter({ directory: ctx.directory, baseUrl }), createTrackerRouter({ tracker: ctx.tracker, baseUrl })],
+    routers: [createDirectoryRouter({ directory: services.directory, baseUrl }), createTrackerRouter({ tracker: services.tracker, baseUrl })],
   });
-  mountApi(root, ctx.authenticate, {
+  mountApi(root, services.authenticate, {
     path: '/rest/pat',
     render: renderHostJson,
-    routers: [Router().use('/latest', createTokensRouter({ tokens: ctx.tokens }))],
+    routers: [Router().use('/latest', createTokensRouter({ tokens: services.tokens }))],
   });
   // Wiki host (Confluence-style JSON errors). After /rest/api/2, which therefore never falls through to it.
-  mountApi(root, ctx.authenticate, {
+  mountApi(root, services.authenticate, {
     path: '/rest/api',
     render: renderWikiJson,
-    routers: createWikiRouters(ctx.wiki, baseUrl),
+    routers: createWikiRouters(services.wiki, baseUrl),
     bodyLimit: WIKI_BODY_LIMIT,
   });
 
   // Field editor (statusCode/subCode/message errors) under its own name and the original's, both versions.
   for (const { path, version } of FIELDEDITOR_BASES) {
-    mountApi(root, ctx.authenticate, {
+    mountApi(root, services.authenticate, {
       path,
       render: renderFieldEditor,
-      before: [createHealthRouter(ctx.db.knex)],
-      routers: createFieldeditorRouters(ctx, version),
+      before: [createHealthRouter(services.db.knex)],
+      routers: createFieldeditorRouters(services, version),
     });
   }
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
-  mountCodeblocks(root, ctx.authenticate, { config: ctx.config, codeblocks: ctx.codeblocks, changes: ctx.db.changes });
+  mountCodeblocks(root, services.authenticate, { config: services.config, codeblocks: services.codeblocks, changes: services.db.changes });
 
-  if (root !== app) app.use(ctx.config.contextPath, root);
+  if (root !== app) app.use(services.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
   return app;
 }

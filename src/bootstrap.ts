@@ -1,4 +1,4 @@
-import type { AppContext } from './context.ts';
+import type { AppServices } from './services.ts';
 import { migrateLatest, withBootstrapLock } from './platform/db/knex.ts';
 import { usersRepository } from './directory/users.repository.ts';
 import { BUILTIN_GROUPS } from './directory/groups.repository.ts';
@@ -16,8 +16,8 @@ export interface BootstrapResult {
  * Brings the database to the state a server needs: migrations, the first administrator, the demo data.
  * Runs under one cluster-wide lock, so two nodes starting together do each step once.
  */
-export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
-  const { config, db, log } = ctx;
+export async function bootstrap(services: AppServices): Promise<BootstrapResult> {
+  const { config, db, log } = services;
   return withBootstrapLock(db, async () => {
     const migrations = await migrateLatest(db);
     if (migrations.length > 0) log.info({ migrations }, 'migrations applied');
@@ -33,7 +33,7 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
       password = 'admin';
       log.warn(`ADMIN_PASSWORD is not set: the administrator "${config.adminUsername}" gets the password "admin". Change it.`);
     }
-    await ctx.directory.createUser({
+    await services.directory.createUser({
       name: config.adminUsername,
       password,
       displayName: 'Administrator',
@@ -41,7 +41,7 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     });
     log.info({ username: config.adminUsername }, 'first administrator created');
     if (config.demo) {
-      await loadDemo(ctx);
+      await loadDemo(services);
       log.info('demo data loaded');
     }
     return { migrations, adminCreated: true, demoLoaded: config.demo };

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './platform/db/knex.ts';
 import { createLogger, type Logger } from './platform/log/logger.ts';
-import { createContext, type AppContext } from './context.ts';
+import { createServices, type AppServices } from './services.ts';
 import { createApp } from './app.ts';
 import { bootstrap, type BootstrapResult } from './bootstrap.ts';
 
 export interface RunningServer {
-  ctx: AppContext;
+  services: AppServices;
   server: http.Server;
   port: number;
   boot: BootstrapResult;
@@ -31,16 +31,16 @@ export function createHttpServer(app: http.RequestListener): http.Server {
 /** config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const db = openDatabase(config, log);
-  let ctx: AppContext;
+  let services: AppServices;
   let boot: BootstrapResult;
   try {
-    ctx = createContext(config, db, log);
-    boot = await bootstrap(ctx);
+    services = createServices(config, db, log);
+    boot = await bootstrap(services);
   } catch (err) {
     await db.close();
     throw err;
   }
-  const server = createHttpServer(createApp(ctx));
+  const server = createHttpServer(createApp(services));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -55,8 +55,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([closed, grace]);
       server.closeAllConnections();
-      await ctx.events.settled();
+      await services.events.settled();
       await db.close();
     })());
-  return { ctx, server, port, boot, stop };
+  return { services, server, port, boot, stop };
 }

@@ -3,20 +3,20 @@ import type { Config } from '../config.ts';
 import { createLogger } from '../platform/log/logger.ts';
 import { migrateLatest, withBootstrapLock } from '../platform/db/knex.ts';
 import { openDatabase } from '../server.ts';
-import { createContext, type AppContext } from '../context.ts';
+import { createServices, type AppServices } from '../services.ts';
 import { BUILTIN_GROUPS } from '../directory/groups.repository.ts';
 import { runImport } from '../importer/import.service.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import { createUserBody, password as passwordSchema } from '../directory/directory.schemas.ts';
 
 /** Opens the database, brings it to the latest schema, runs `fn`, and always closes it again. */
-async function withContext(config: Config, fn: (ctx: AppContext) => Promise<void>): Promise<void> {
+async function withContext(config: Config, fn: (services: AppServices) => Promise<void>): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const db = openDatabase(config);
   try {
-    const ctx = createContext(config, db, log);
+    const services = createServices(config, db, log);
     await withBootstrapLock(db, () => migrateLatest(db));
-    await fn(ctx);
+    await fn(services);
   } finally {
     await db.close();
   }
@@ -28,40 +28,40 @@ export const migrateCommand = (config: Config) =>
   });
 
 export const userAddCommand = (config: Config, o: { name: string; password: string; displayName?: string; email?: string; admin?: boolean; sysadmin?: boolean }) =>
-  withContext(config, async (ctx) => {
+  withContext(config, async (services) => {
     const input = parseWith(createUserBody, { name: o.name, password: o.password, displayName: o.displayName, emailAddress: o.email });
     const groups = [
       ...(o.admin || o.sysadmin ? [BUILTIN_GROUPS.administrators] : []),
       ...(o.sysadmin ? [BUILTIN_GROUPS.systemAdministrators] : []),
     ];
-    const user = await ctx.directory.createUser({ ...input, groups });
+    const user = await services.directory.createUser({ ...input, groups });
     process.stdout.write(`created user ${user.name} (groups: ${user.groups.join(', ')})\n`);
   });
 
 export const userPasswdCommand = (config: Config, name: string, password: string) =>
-  withContext(config, async (ctx) => {
-    await ctx.directory.setPassword(name, parseWith(passwordSchema, password, 'password'));
-    await ctx.directory.resetLockout(name);
+  withContext(config, async (services) => {
+    await services.directory.setPassword(name, parseWith(passwordSchema, password, 'password'));
+    await services.directory.resetLockout(name);
     process.stdout.write(`password of ${name} changed\n`);
   });
 
 export const userDeleteCommand = (config: Config, name: string) =>
-  withContext(config, async (ctx) => {
-    await ctx.directory.deleteUser(name);
-    await ctx.events.settled();
+  withContext(config, async (services) => {
+    await services.directory.deleteUser(name);
+    await services.events.settled();
     process.stdout.write(`deleted user ${name}\n`);
   });
 
 export const tokenCreateCommand = (config: Config, o: { username: string; name: string; days?: number }) =>
-  withContext(config, async (ctx) => {
-    const user = await ctx.directory.getUser(o.username);
-    const { rawToken } = await ctx.tokens.create(user.id, o.name, o.days);
+  withContext(config, async (services) => {
+    const user = await services.directory.getUser(o.username);
+    const { rawToken } = await services.tokens.create(user.id, o.name, o.days);
     // The raw token alone on stdout, so `TOKEN=$(addon-pair token create …)` works.
     process.stdout.write(`${rawToken}\n`);
   });
 
 export const importCommand = (config: Config, file: string) =>
-  withContext(config, async (ctx) => {
+  withContext(config, async (services) => {
     let doc: unknown;
     try {
       doc = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -69,7 +69,7 @@ export const importCommand = (config: Config, file: string) =>
       throw new Error(`Cannot read ${file}: ${(err as Error).message}`);
     }
     const started = Date.now();
-    const summary = await runImport(ctx, doc, (m) => process.stderr.write(`  ${m}\n`));
+    const summary = await runImport(services, doc, (m) => process.stderr.write(`  ${m}\n`));
     for (const [section, s] of Object.entries(summary)) {
       process.stdout.write(`${section}: ${s.created} created, ${s.skipped} already there\n`);
     }

@@ -1,5 +1,5 @@
-// Wiring of the code-block download API: the service for AppContext and the mounts for createApp,
-// kept here so that the shared context.ts and app.ts only gain one line each.
+// Wiring of the code-block download API: the service for AppServices and the mounts for createApp,
+// kept here so that the shared services.ts and app.ts only gain one line each.
 import type { IRouter, RequestHandler } from 'express';
 import type { Db } from '../platform/db/knex.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';

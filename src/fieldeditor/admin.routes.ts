@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { requireAdmin } from '../platform/auth/guards.ts';
 import { parseWith } from '../platform/http/validate.ts';
-import type { AppContext } from '../context.ts';
+import type { AppServices } from '../services.ts';
 import { createContextBody, updateContextBody } from '../tracker/tracker.schemas.ts';
 import { contextsOfField, createContext, deleteContext, describeContexts, updateContext } from '../tracker/contexts.service.ts';
 import { loadContext, loadField, parseFieldId } from './field-access.ts';
@@ -20,7 +20,7 @@ export const wantsPage = (req: Request) => s.PAGE_PARAMS.some((p) => Object.prot
  * Admin endpoints A1–A10 (administrators and system administrators only; admin rights alone do not open
  * the user endpoints). Literal `/contexts/permissions` is routed before `/contexts/:contextId`.
  */
-export function createAdminRouter(ctx: AppContext, grants: GrantsService, version: ApiVersion): Router {
+export function createAdminRouter(ctx: AppServices, grants: GrantsService, version: ApiVersion): Router {
   const r = Router();
   const { knex } = ctx.db;
   const BASE = '/admin/customfields';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { AppContext } from '../context.ts';
+import type { AppServices } from '../services.ts';
 import type { ApiVersion } from './fieldeditor.errors.ts';
 import { createAdminRouter } from './admin.routes.ts';
 import { createUserRouter } from './user.routes.ts';
@@ -14,6 +14,6 @@ export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
 ];
 
 /** Every router of the field editor for one base path. */
-export function createFieldeditorRouters(ctx: AppContext, version: ApiVersion): Router[] {
+export function createFieldeditorRouters(ctx: AppServices, version: ApiVersion): Router[] {
   return [createAdminRouter(ctx, ctx.fieldeditorGrants, version), createUserRouter(ctx, version), createOptionsRouter(ctx, version)];
 }

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import type { AppContext } from '../context.ts';
+import type { AppServices } from '../services.ts';
 import { currentUser, requireAdmin } from '../platform/auth/guards.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import { parseContextId, parseFieldId } from './field-access.ts';
@@ -36,7 +36,7 @@ const actorOf = (req: Request): Actor => {
  * (`/admin/settings`). HTTP shapes only: parse, resolve the permission, call the service, answer.
  * Literal segments (`default`, `sort`) are routed before `/:optionId`, so they never reach it.
  */
-export function createOptionsRouter(ctx: AppContext, version: ApiVersion): Router {
+export function createOptionsRouter(ctx: AppServices, version: ApiVersion): Router {
   const r = Router();
   const { knex } = ctx.db;
   const { options, optionDefaults: defaults } = ctx.fieldeditorOptions;

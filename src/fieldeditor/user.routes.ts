@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { currentUser, requireUser } from '../platform/auth/guards.ts';
 import { parseWith } from '../platform/http/validate.ts';
-import type { AppContext } from '../context.ts';
+import type { AppServices } from '../services.ts';
 import { contextsOfField, describeContexts } from '../tracker/contexts.service.ts';
 import { grantsReaching, loadField, parseFieldId, resolveEditableContext } from './field-access.ts';
 import { fieldPermissionDenied, onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
@@ -15,7 +15,7 @@ import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
 const param = (req: Request, name: string): string => (req.params as Record<string, string | undefined>)[name] ?? '';
 
 /** User read endpoints U1–U3: what the caller may edit, by grant (administrators need grants too). */
-export function createUserRouter(ctx: AppContext, version: ApiVersion): Router {
+export function createUserRouter(ctx: AppServices, version: ApiVersion): Router {
   const r = Router();
   const { knex } = ctx.db;
   r.use('/user', requireUser);

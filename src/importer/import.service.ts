@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../context.ts';
+import type { AppServices } from '../services.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import { WIKI_TOPIC } from '../wiki/wiki-write.ts';
 import { TRACKER_TOPIC } from '../tracker/tracker-write.ts';
@@ -20,7 +20,7 @@ export interface ImportSummary {
 export type SectionImporter = (
   trx: Knex.Transaction,
   doc: ParsedImportDocument,
-  ctx: AppContext,
+  ctx: AppServices,
   progress: Progress,
   summary: ImportSummary,
 ) => Promise<void>;
@@ -33,7 +33,7 @@ const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importW
  * completely or changes nothing. Existing records (same name or key) are kept and counted as skipped,
  * so running the same file twice is harmless.
  */
-export async function runImport(ctx: AppContext, input: ImportDocument | unknown, progress: Progress): Promise<ImportSummary> {
+export async function runImport(ctx: AppServices, input: ImportDocument | unknown, progress: Progress): Promise<ImportSummary> {
   const doc = parseWith(importDocumentSchema, input, 'document');
   const summary: ImportSummary = {};
   await ctx.db.knex.transaction(async (trx) => {

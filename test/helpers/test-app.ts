@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createContext, type AppContext } from '../../src/context.ts';
+import { createServices, type AppServices } from '../../src/services.ts';
 import { createApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { createHttpServer } from '../../src/server.ts';
@@ -27,7 +27,7 @@ export interface TestUser {
 
 export interface TestApp {
   app: Express;
-  ctx: AppContext;
+  services: AppServices;
   config: Config;
   /** supertest bound to the app: `t.http.get('/rest/…').set('Authorization', t.adminAuth)`. */
   http: ReturnType<typeof supertest>;
@@ -55,9 +55,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     BASE_URL: 'http://localhost:8080',
     ...env,
   });
-  const ctx = createContext(config, db, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { hasher: testHasher() });
-  await bootstrap(ctx);
-  const app = createApp(ctx);
+  const services = createServices(config, db, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { hasher: testHasher() });
+  await bootstrap(services);
+  const app = createApp(services);
   // The production server settings (header size limit …), on an ephemeral port per request.
   const http = supertest(createHttpServer(app));
 
@@ -67,26 +67,26 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     if (opts.admin) groups.push(BUILTIN_GROUPS.administrators);
     if (opts.sysadmin) groups.push(BUILTIN_GROUPS.systemAdministrators);
     for (const g of groups) {
-      await ctx.directory.createGroup(g).catch(() => undefined);
+      await services.directory.createGroup(g).catch(() => undefined);
     }
-    await ctx.directory.createUser({ name, password, groups });
+    await services.directory.createUser({ name, password, groups });
     return { name, password, auth: basic(name, password) };
   };
 
   return {
     app,
-    ctx,
+    services,
     config,
     http,
     adminAuth: basic(ADMIN.name, ADMIN.password),
     createUser,
     async tokenFor(name) {
-      const user = await ctx.directory.getUser(name);
-      const { rawToken } = await ctx.tokens.create(user.id, 'test');
+      const user = await services.directory.getUser(name);
+      const { rawToken } = await services.tokens.create(user.id, 'test');
       return bearer(rawToken);
     },
     async close() {
-      await ctx.events.settled();
+      await services.events.settled();
       await db.close();
     },
   };

@@ -15,7 +15,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
 
   /** Stored positions are unique per list; the listed sequence is dense 0..n-1; values are unique without regard to case. */
   async function invariants(fieldId: number, contextId: number, parentId: number | null) {
-    const rows = (await t.ctx.db.knex('field_options')
+    const rows = (await t.services.db.knex('field_options')
       .where('context_id', contextId)
       .andWhereRaw('coalesce(parent_id, 0) = ?', [parentId ?? 0])
       .orderBy([{ column: 'position' }, { column: 'id' }])
@@ -67,8 +67,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   }
 
   it('50 parallel creates, renames, moves, sorts and deletes on one top-level list keep it consistent', async () => {
-    const f = await createField(t.ctx.db.knex, 'singleselect');
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
+    const f = await createField(t.services.db.knex, 'singleselect');
+    await grant(t.services.db.knex, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const opts = await addOptions(t, bob.auth, p.options, Array.from({ length: 30 }, (_, i) => `seed-${i}`));
     await race(p.options, opts, p.move, p.option, p.sort);
@@ -76,8 +76,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   });
 
   it('the same holds on a child list while its parent list changes too', async () => {
-    const f = await createField(t.ctx.db.knex, 'cascadingselect');
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
+    const f = await createField(t.services.db.knex, 'cascadingselect');
+    await grant(t.services.db.knex, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const [parent, ...siblings] = await addOptions(t, bob.auth, p.options, ['P', 'Q', 'R', 'S']);
     const kids = await addOptions(t, bob.auth, p.children(parent!.id), Array.from({ length: 20 }, (_, i) => `kid-${i}`));
@@ -90,14 +90,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   });
 
   it('a parent deleted during child writes takes every child with it and nothing fails with 500', async () => {
-    const f = await createField(t.ctx.db.knex, 'cascadingselect');
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
+    const f = await createField(t.services.db.knex, 'cascadingselect');
+    await grant(t.services.db.knex, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const [parent] = await addOptions(t, bob.auth, p.options, ['Doomed']);
     const writes = Array.from({ length: 20 }, (_, i) => t.http.post(p.children(parent!.id)).set('Authorization', bob.auth).send({ optionvalue: `c${i}` }));
     const del = t.http.delete(p.option(parent!.id)).set('Authorization', bob.auth);
     const results = await Promise.all([...writes, del]);
     expect(results.every((r) => r.status === 200 || r.status === 404)).toBe(true);
-    expect(await t.ctx.db.knex('field_options').where('parent_id', parent!.id)).toEqual([]);
+    expect(await t.services.db.knex('field_options').where('parent_id', parent!.id)).toEqual([]);
   });
 });

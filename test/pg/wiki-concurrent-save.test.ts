@@ -31,9 +31,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('wiki: concurrent saves', () => 
     expect(statuses).toEqual([200, 409, 409]);
     const winner = results.find((r) => r.status === 200)!;
     const host = /host = (\w)/.exec(winner.body.body.storage.value)?.[1];
-    const versions = await t.ctx.db.knex('content_versions').where({ content_id: Number(page.id) }).pluck('number');
+    const versions = await t.services.db.knex('content_versions').where({ content_id: Number(page.id) }).pluck('number');
     expect(versions.sort()).toEqual([1, 2]);
-    const rows = await t.ctx.db.knex('codeboxes').where({ content_id: Number(page.id) });
+    const rows = await t.services.db.knex('codeboxes').where({ content_id: Number(page.id) });
     expect(rows).toHaveLength(1);
     expect(rows[0].sections[0].values.host).toBe(host);
   });

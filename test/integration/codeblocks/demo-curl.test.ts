@@ -23,7 +23,7 @@ describe('code-block demo curl lines', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ BASE_URL: BASE });
-    await loadDemo(t.ctx);
+    await loadDemo(t.services);
   }, 120_000);
   afterAll(() => t.close());
 

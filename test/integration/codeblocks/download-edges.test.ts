@@ -15,7 +15,7 @@ describe('E1 download edge cases', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    fx = new WikiFixtures(t.ctx.db.knex);
+    fx = new WikiFixtures(t.services.db.knex);
     user = await t.createUser('edge-reader', { groups: ['edge-team'] });
     const space = await fx.space('EDGE', { groups: ['edge-team'] });
     pageId = await fx.content({ spaceId: space });

@@ -16,7 +16,7 @@ describe('download lists (generation 5)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ BASE_URL: BASE, OUTBOUND_ALLOWLIST: '' });
-    fx = new WikiFixtures(t.ctx.db.knex);
+    fx = new WikiFixtures(t.services.db.knex);
     user = await t.createUser('list-reader', { groups: ['list-team'] });
     space = await fx.space('LIST', { groups: ['list-team'] });
   });

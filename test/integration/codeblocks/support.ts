@@ -143,7 +143,7 @@ export interface Scenario {
 
 /** Builds the standard data set; `tag` keeps names unique per test file. */
 export async function buildScenario(t: TestApp, tag: string): Promise<Scenario> {
-  const fx = new WikiFixtures(t.ctx.db.knex);
+  const fx = new WikiFixtures(t.services.db.knex);
   const team = `team-${tag}`;
   const reader = await t.createUser(`reader-${tag}`, { groups: [team] });
   const outsider = await t.createUser(`outsider-${tag}`);

@@ -153,7 +153,7 @@ describe('lockout after failed Basic logins', () => {
   it('keeps a lock after its period when LOCKOUT_MINUTES is 0, and lifts it after the period otherwise', async () => {
     const hank = await t.createUser('hank');
     for (let i = 0; i < 3; i++) await t.http.get(MYSELF).set('Authorization', basic('hank', 'wrong'));
-    await t.ctx.db.knex('auth_failures').where({ name_key: 'hank' }).update({ locked_at: new Date(Date.now() - 86_400_000) });
+    await t.services.db.knex('auth_failures').where({ name_key: 'hank' }).update({ locked_at: new Date(Date.now() - 86_400_000) });
     await t.http.get(MYSELF).set('Authorization', hank.auth).expect(401);
 
     const timed = await createTestApp({ MAX_AUTH_ATTEMPTS: '3', LOCKOUT_MINUTES: '10' });
@@ -161,7 +161,7 @@ describe('lockout after failed Basic logins', () => {
       const ivy = await timed.createUser('ivy');
       for (let i = 0; i < 3; i++) await timed.http.get(MYSELF).set('Authorization', basic('ivy', 'wrong'));
       await timed.http.get(MYSELF).set('Authorization', ivy.auth).expect(401);
-      await timed.ctx.db.knex('auth_failures').where({ name_key: 'ivy' }).update({ locked_at: new Date(Date.now() - 11 * 60_000) });
+      await timed.services.db.knex('auth_failures').where({ name_key: 'ivy' }).update({ locked_at: new Date(Date.now() - 11 * 60_000) });
       await timed.http.get(MYSELF).set('Authorization', ivy.auth).expect(200);
     } finally {
       await timed.close();

@@ -81,13 +81,13 @@ describe('directory REST', () => {
       await t.createUser('leaver', { groups: ['leavers'] });
       await t.tokenFor('leaver');
       const seen: string[] = [];
-      const off = t.ctx.events.on('user.deleted', (e) => void seen.push(e.username));
+      const off = t.services.events.on('user.deleted', (e) => void seen.push(e.username));
       await t.http.delete('/rest/api/2/user?username=leaver').set('Authorization', user.auth).expect(403);
       await t.http.delete('/rest/api/2/user?username=leaver').set('Authorization', t.adminAuth).expect(204);
-      await t.ctx.events.settled();
+      await t.services.events.settled();
       off();
       expect(seen).toEqual(['leaver']);
-      expect(await t.ctx.db.knex('access_tokens').join('users', 'users.id', 'access_tokens.user_id').where('users.name', 'leaver')).toEqual([]);
+      expect(await t.services.db.knex('access_tokens').join('users', 'users.id', 'access_tokens.user_id').where('users.name', 'leaver')).toEqual([]);
       await t.http.delete('/rest/api/2/user?username=leaver').set('Authorization', t.adminAuth).expect(404);
     });
 

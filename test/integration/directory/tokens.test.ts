@@ -19,7 +19,7 @@ describe('personal access tokens', () => {
     const list = await t.http.get('/rest/pat/latest/tokens').set('Authorization', owner.auth).expect(200);
     expect(list.body).toEqual([expect.objectContaining({ id: created.body.id, name: 'laptop' })]);
     expect(list.body[0].rawToken).toBeUndefined();
-    const stored = await t.ctx.db.knex('access_tokens').where({ id: created.body.id }).first();
+    const stored = await t.services.db.knex('access_tokens').where({ id: created.body.id }).first();
     expect(JSON.stringify(stored)).not.toContain(created.body.rawToken);
     expect((await t.http.get('/rest/pat/latest/tokens').set('Authorization', other.auth).expect(200)).body).toEqual([]);
   });
@@ -67,7 +67,7 @@ describe('GET /status', () => {
   });
 
   it('answers 503 ERROR when the database is gone', async () => {
-    await t.ctx.db.close();
+    await t.services.db.close();
     expect((await t.http.get('/status').expect(503)).body).toEqual({ state: 'ERROR' });
   });
 });

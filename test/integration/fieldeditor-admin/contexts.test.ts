@@ -191,7 +191,7 @@ describe('U3 field, context and default', () => {
     const f = await createField(t);
     await grant(t, f.id, { user: u.name });
     await grant(t, f.id, { user: 'admin' });
-    await t.ctx.db.knex('fieldeditor_settings').insert({ key: 'onlyAdminsMayDeleteOptions', value: JSON.stringify(true), updated_by: 'admin' }).onConflict('key').merge();
+    await t.services.db.knex('fieldeditor_settings').insert({ key: 'onlyAdminsMayDeleteOptions', value: JSON.stringify(true), updated_by: 'admin' }).onConflict('key').merge();
     try {
       const res = await t.http.get(U(f.id, '/contexts/default')).set('Authorization', u.auth);
       expect(res.body.context.contextId).toBe(f.defaultContextId);
@@ -199,7 +199,7 @@ describe('U3 field, context and default', () => {
       const adm = await t.http.get(U(f.id, '/contexts/default')).set('Authorization', t.adminAuth);
       expect(adm.body.authenticatedUserMeta).toEqual({ userAllowedToDeleteOptions: true });
     } finally {
-      await t.ctx.db.knex('fieldeditor_settings').where({ key: 'onlyAdminsMayDeleteOptions' }).del().returning('key');
+      await t.services.db.knex('fieldeditor_settings').where({ key: 'onlyAdminsMayDeleteOptions' }).del().returning('key');
     }
   });
 

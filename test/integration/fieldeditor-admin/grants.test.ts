@@ -15,7 +15,7 @@ beforeAll(async () => {
   sys = await t.createUser('gr-sys', { sysadmin: true });
   carol = await t.createUser('gr-carol', { groups: ['gr-team'] });
   dave = await t.createUser('gr-dave');
-  await t.ctx.directory.createGroup('gr-other');
+  await t.services.directory.createGroup('gr-other');
 });
 afterAll(async () => t?.close());
 
@@ -166,11 +166,11 @@ describe('deleted users', () => {
     await grant(t, f.id, { user: erin.name, contextId: f.defaultContextId });
     await grant(t, f.id, { user: carol.name });
     expect((await t.http.delete(`/rest/api/2/user?username=${erin.name}`).set('Authorization', t.adminAuth)).status).toBe(204);
-    await t.ctx.events.settled();
+    await t.services.events.settled();
     expect((await t.http.get(A(f.id)).set('Authorization', t.adminAuth)).body).toEqual({ userlist: [carol.name], grouplist: [] });
     expect((await t.http.get(A(f.id, '/contexts/permissions')).set('Authorization', t.adminAuth)).body[0].userlist).toEqual([]);
     // A leftover grant (e.g. written while the event was lost) is shown with exists:false.
-    await t.ctx.db.knex('field_grants').insert({ field_id: f.id, context_id: null, principal_type: 'user', principal_name: 'gone-user', principal_key: 'gone-user' });
+    await t.services.db.knex('field_grants').insert({ field_id: f.id, context_id: null, principal_type: 'user', principal_name: 'gone-user', principal_key: 'gone-user' });
     const exp = await t.http.get(A(f.id, '?expand=userlistWithFullnames')).set('Authorization', t.adminAuth);
     expect(exp.body.userlistWithFullnames).toContainEqual(expect.objectContaining({ username: 'gone-user', fullname: 'gone-user', exists: false }));
     // A new user of the same name does not inherit the old grants.

@@ -13,9 +13,9 @@ describe('field editor child options', () => {
   afterAll(() => t.close());
 
   async function field(type: FixtureType, context: 'default' | 'numeric' = 'default') {
-    const f = await createField(t.ctx.db.knex, type);
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
-    const ctx = context === 'default' ? 'default' : await createContext(t.ctx.db.knex, f.id);
+    const f = await createField(t.services.db.knex, type);
+    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const ctx = context === 'default' ? 'default' : await createContext(t.services.db.knex, f.id);
     return { f, p: paths(f.id, ctx) };
   }
 
@@ -50,7 +50,7 @@ describe('field editor child options', () => {
 
       // Deleting a parent deletes its children.
       await t.http.delete(p.option(cats!.id)).set('Authorization', bob.auth).expect(200);
-      expect(await t.ctx.db.knex('field_options').whereIn('id', [siamese!.id, persian!.id])).toEqual([]);
+      expect(await t.services.db.knex('field_options').whereIn('id', [siamese!.id, persian!.id])).toEqual([]);
       await t.http.get(p.children(cats!.id)).set('Authorization', bob.auth).expect(404);
     });
   }
@@ -98,7 +98,7 @@ describe('field editor child options', () => {
       await t.http.post(p.childMove(germany!.id, cities[0]!.id)).set('Authorization', bob.auth).send({ after: austria!.id }).expect(400);
       // Deleting a level-2 option takes the levels below with it.
       await t.http.delete(p.child(europe!.id, germany!.id)).set('Authorization', bob.auth).expect(200);
-      expect(await t.ctx.db.knex('field_options').whereIn('id', [...cities.map((c) => c.id), streets!.id])).toEqual([]);
+      expect(await t.services.db.knex('field_options').whereIn('id', [...cities.map((c) => c.id), streets!.id])).toEqual([]);
       expect(await listValues(t, bob.auth, p.children(europe!.id))).toEqual(['Austria']);
     }
   });

@@ -14,9 +14,9 @@ describe('field editor default values', () => {
   afterAll(() => t.close());
 
   async function field(type: FixtureType, context: 'default' | 'numeric' = 'default') {
-    const f = await createField(t.ctx.db.knex, type);
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
-    const ctx = context === 'default' ? 'default' : await createContext(t.ctx.db.knex, f.id);
+    const f = await createField(t.services.db.knex, type);
+    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const ctx = context === 'default' ? 'default' : await createContext(t.services.db.knex, f.id);
     return { f, ctx, p: paths(f.id, ctx) };
   }
   const get = (path: string) => t.http.get(path).set('Authorization', bob.auth);
@@ -84,13 +84,13 @@ describe('field editor default values', () => {
       await del(p.option(cats!.id)).expect(200);
       expect((await get(p.default).expect(200)).body).toEqual({});
       // The shared read function (U3) gives the same.
-      expect(await readDefaultValue(t.ctx.db.knex, { id: f.id, typeKey: 'x' }, { id: f.defaultContextId })).toEqual({});
+      expect(await readDefaultValue(t.services.db.knex, { id: f.id, typeKey: 'x' }, { id: f.defaultContextId })).toEqual({});
     });
   }
 
   it('refuses options of another context, disabled options, unknown ids and wrong types with 400', async () => {
     const { f, p } = await field('singleselect');
-    const other = await createContext(t.ctx.db.knex, f.id);
+    const other = await createContext(t.services.db.knex, f.id);
     const [foreign] = await addOptions(t, bob.auth, paths(f.id, other).options, ['Foreign']);
     const [off] = await addOptions(t, bob.auth, p.options, ['Off']);
     await t.http.put(p.option(off!.id)).set('Authorization', bob.auth).send({ disabled: true }).expect(200);

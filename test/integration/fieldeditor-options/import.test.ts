@@ -16,7 +16,7 @@ describe('import: options and defaults', () => {
   afterAll(() => t.close());
 
   it('loads the demo options and defaults with fixed ids; a second run skips everything', async () => {
-    const summary = await runImport(t.ctx, demoDocument(), () => undefined);
+    const summary = await runImport(t.services, demoDocument(), () => undefined);
     expect(summary.options).toEqual({ created: 30, skipped: 0 });
     expect(summary.defaults).toEqual({ created: 3, skipped: 0 });
     const single = paths(DEMO_FIELDS.singleSelect.id, 'default');
@@ -39,7 +39,7 @@ describe('import: options and defaults', () => {
     const u3 = await t.http.get(`${API}/user/customfields/${DEMO_FIELDS.singleSelect.id}/contexts/default`).set('Authorization', alice).expect(200);
     expect(u3.body.defaultOption.defaultOption.id).toBe(DEMO_OPTIONS.medium);
 
-    const again = await runImport(t.ctx, demoDocument(), () => undefined);
+    const again = await runImport(t.services, demoDocument(), () => undefined);
     expect(again.options).toEqual({ created: 0, skipped: 30 });
     expect(again.defaults).toEqual({ created: 0, skipped: 3 });
     // The id sequence moved past the fixed ids.
@@ -52,7 +52,7 @@ describe('import: options and defaults', () => {
     const single = paths(DEMO_FIELDS.singleSelect.id, 'default');
     await t.http.get(single.options).set('Authorization', alice).expect(200); // fills the list cache
     const summary = await runImport(
-      t.ctx,
+      t.services,
       { options: [{ fieldName: DEMO_FIELDS.singleSelect.name.toUpperCase(), options: [{ value: 'low' }, { value: 'Imported' }, { value: 'IMPORTED' }] }] },
       () => undefined,
     );
@@ -72,8 +72,8 @@ describe('import: options and defaults', () => {
       { options: [{ options: [{ value: 'x' }] }] },
     ];
     for (const doc of bad) {
-      await expect(runImport(t.ctx, doc, () => undefined)).rejects.toMatchObject({ status: 400 });
+      await expect(runImport(t.services, doc, () => undefined)).rejects.toMatchObject({ status: 400 });
     }
-    expect(await t.ctx.db.knex('field_options').where('value', 'x')).toEqual([]);
+    expect(await t.services.db.knex('field_options').where('value', 'x')).toEqual([]);
   });
 });

@@ -12,9 +12,9 @@ describe('field editor options: move and sort', () => {
   afterAll(() => t.close());
 
   async function list(values: string[], context: 'default' | 'other' = 'default') {
-    const f = await createField(t.ctx.db.knex, 'singleselect');
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
-    const p = paths(f.id, context === 'default' ? 'default' : await createContext(t.ctx.db.knex, f.id));
+    const f = await createField(t.services.db.knex, 'singleselect');
+    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const p = paths(f.id, context === 'default' ? 'default' : await createContext(t.services.db.knex, f.id));
     const opts = await addOptions(t, bob.auth, p.options, values);
     const id = (v: string) => opts.find((o) => o.optionvalue === v)!.id;
     return { p, id, values: () => listValues(t, bob.auth, p.options) };
@@ -115,11 +115,11 @@ describe('field editor options: move and sort', () => {
   it('lists densely even when stored positions collide, and sort spreads them out again', async () => {
     const l = await list(['c', 'b', 'a']);
     const ids = [l.id('a'), l.id('b'), l.id('c')];
-    await t.ctx.db.knex('field_options').whereIn('id', ids).update({ position: 7 });
+    await t.services.db.knex('field_options').whereIn('id', ids).update({ position: 7 });
     expect(await l.values()).toEqual(['c', 'b', 'a']); // ties go by id: creation order
     await sort(l.p.sort, { locale: 'en-US' }).expect(200);
     expect(await l.values()).toEqual(['a', 'b', 'c']);
-    const positions = (await t.ctx.db.knex('field_options').whereIn('id', ids).pluck('position')) as number[];
+    const positions = (await t.services.db.knex('field_options').whereIn('id', ids).pluck('position')) as number[];
     expect(new Set(positions.map(Number)).size).toBe(3);
   });
 

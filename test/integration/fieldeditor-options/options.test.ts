@@ -13,15 +13,15 @@ describe('field editor options: list, create, update, delete', () => {
   afterAll(() => t.close());
 
   async function grantedField() {
-    const f = await createField(t.ctx.db.knex, 'singleselect');
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
+    const f = await createField(t.services.db.knex, 'singleselect');
+    await grant(t.services.db.knex, f.id, { user: bob.name });
     return f;
   }
 
   for (const which of ['default', 'numeric default', 'second context'] as const) {
     it(`creates, lists, renames, disables and deletes options (${which})`, async () => {
       const f = await grantedField();
-      const ctxId = which === 'default' ? 'default' : which === 'numeric default' ? f.defaultContextId : await createContext(t.ctx.db.knex, f.id);
+      const ctxId = which === 'default' ? 'default' : which === 'numeric default' ? f.defaultContextId : await createContext(t.services.db.knex, f.id);
       const p = paths(f.id, ctxId);
       expect((await t.http.get(p.options).set('Authorization', bob.auth).expect(200)).body).toEqual([]);
 
@@ -48,7 +48,7 @@ describe('field editor options: list, create, update, delete', () => {
 
   it('keeps the default context and other contexts apart; `default` and its numeric id are one list', async () => {
     const f = await grantedField();
-    const other = await createContext(t.ctx.db.knex, f.id);
+    const other = await createContext(t.services.db.knex, f.id);
     await addOptions(t, bob.auth, paths(f.id, 'default').options, ['InDefault']);
     expect(await listValues(t, bob.auth, paths(f.id, f.defaultContextId).options)).toEqual(['InDefault']);
     expect(await listValues(t, bob.auth, paths(f.id, other).options)).toEqual([]);
@@ -128,7 +128,7 @@ describe('field editor options: list, create, update, delete', () => {
 
   it('answers 404 for an option of another context and 400 for a child addressed as a top-level option', async () => {
     const f = await grantedField();
-    const other = await createContext(t.ctx.db.knex, f.id);
+    const other = await createContext(t.services.db.knex, f.id);
     const [o] = await addOptions(t, bob.auth, paths(f.id, other).options, ['elsewhere']);
     const p = paths(f.id, 'default');
     const res = await t.http.put(p.option(o!.id)).set('Authorization', bob.auth).send({ optionvalue: 'x' }).expect(404);
@@ -139,8 +139,8 @@ describe('field editor options: list, create, update, delete', () => {
   });
 
   it('answers 400 for options of a field type the editor does not manage', async () => {
-    const f = await createField(t.ctx.db.knex, 'textfield');
-    await grant(t.ctx.db.knex, f.id, { user: bob.name });
+    const f = await createField(t.services.db.knex, 'textfield');
+    await grant(t.services.db.knex, f.id, { user: bob.name });
     const res = await t.http.get(paths(f.id, 'default').options).set('Authorization', bob.auth).expect(400);
     expect(res.body.errors[0].name).toBe('customFieldId');
   });
@@ -176,7 +176,7 @@ describe('field editor options: list, create, update, delete', () => {
     const f = await grantedField();
     const p = paths(f.id, 'default');
     const seen: { action: string; actor: string; fieldId: number; contextId: number; before: unknown; after: unknown }[] = [];
-    const off = t.ctx.events.on('option.changed', (e) => {
+    const off = t.services.events.on('option.changed', (e) => {
       if (e.fieldId === f.id) seen.push(e);
     });
     try {
@@ -186,7 +186,7 @@ describe('field editor options: list, create, update, delete', () => {
       await t.http.put(p.sort).set('Authorization', bob.auth).send({ locale: 'en-US' }).expect(200);
       await t.http.put(p.default).set('Authorization', bob.auth).send({ optionId: o!.id }).expect(200);
       await t.http.delete(p.option(o!.id)).set('Authorization', bob.auth).expect(200);
-      await t.ctx.events.settled();
+      await t.services.events.settled();
     } finally {
       off();
     }

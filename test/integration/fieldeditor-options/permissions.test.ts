@@ -26,7 +26,7 @@ describe('field editor options: authentication, grants, only-admins-delete setti
     stranger = await t.createUser('perm-stranger');
     admin2 = await t.createUser('perm-admin', { admin: true });
     adminGranted = await t.createUser('perm-admin-granted', { admin: true });
-    const knex = t.ctx.db.knex;
+    const knex = t.services.db.knex;
     f = await createField(knex, 'singleselect');
     other = await createContext(knex, f.id);
     await grant(knex, f.id, { user: owner.name });

@@ -10,7 +10,7 @@ describe('database layer (same answers on PGlite and PostgreSQL)', () => {
   afterAll(() => t.close());
 
   it('returns counts, ids and bigints as numbers, timestamps as Dates', async () => {
-    const { knex } = t.ctx.db;
+    const { knex } = t.services.db;
     const count = await knex('users').count({ n: '*' }).first();
     expect(typeof count!.n).toBe('number');
     const row = await knex('users').select('id', 'created_at').first();
@@ -21,14 +21,14 @@ describe('database layer (same answers on PGlite and PostgreSQL)', () => {
   });
 
   it('reports deletes as the rows deleted (knex-pglite returns a raw object for a plain .del())', async () => {
-    const { knex } = t.ctx.db;
+    const { knex } = t.services.db;
     await knex('groups').insert({ name: 'gone', name_key: 'gone' });
     const rows = await knex('groups').where({ name_key: 'gone' }).del().returning('id');
     expect(rows).toHaveLength(1);
   });
 
   it('rolls a failed transaction back completely', async () => {
-    const { knex } = t.ctx.db;
+    const { knex } = t.services.db;
     await expect(
       knex.transaction(async (trx) => {
         await trx('groups').insert({ name: 'half', name_key: 'half' });
@@ -39,6 +39,6 @@ describe('database layer (same answers on PGlite and PostgreSQL)', () => {
   });
 
   it('runs migrations again as a no-op under the bootstrap lock', async () => {
-    expect(await withBootstrapLock(t.ctx.db, () => migrateLatest(t.ctx.db))).toEqual([]);
+    expect(await withBootstrapLock(t.services.db, () => migrateLatest(t.services.db))).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ afterAll(async () => t?.close());
 
 describe('import: projects, issue types, fields, contexts, grants', () => {
   it('loads the demo tracker data with its fixed ids, and a second run skips everything', async () => {
-    const summary = await runImport(t.ctx, demoDocument(), () => undefined);
+    const summary = await runImport(t.services, demoDocument(), () => undefined);
     expect(summary.projects).toEqual({ created: 1, skipped: 0 });
     expect(summary.issueTypes).toEqual({ created: 3, skipped: 0 });
     expect(summary.fields).toEqual({ created: 6, skipped: 0 });
@@ -30,7 +30,7 @@ describe('import: projects, issue types, fields, contexts, grants', () => {
     expect(ctx.body[1].projects[0].projectKey).toBe('DEMO');
     expect(ctx.body[1].issueTypes[0].issueTypeName).toBe('Bug');
 
-    const again = await runImport(t.ctx, demoDocument(), () => undefined);
+    const again = await runImport(t.services, demoDocument(), () => undefined);
     expect(again.fields).toEqual({ created: 0, skipped: 6 });
     expect(again.grants).toEqual({ created: 0, skipped: 3 });
 
@@ -42,14 +42,14 @@ describe('import: projects, issue types, fields, contexts, grants', () => {
 
   it('an unknown user in a grant rolls the whole import back', async () => {
     await expect(
-      runImport(t.ctx, { fields: [{ name: 'Rolled back', type: TYPE.select }], grants: [{ fieldName: 'Rolled back', user: 'nobody-x' }] }, () => undefined),
+      runImport(t.services, { fields: [{ name: 'Rolled back', type: TYPE.select }], grants: [{ fieldName: 'Rolled back', user: 'nobody-x' }] }, () => undefined),
     ).rejects.toMatchObject({ status: 400 });
     const list = await t.http.get(`${FE}/admin/customfields?filter=Rolled`).set('Authorization', t.adminAuth);
     expect(list.body.total).toBe(0);
   });
 
   it('refuses malformed sections before touching the database', async () => {
-    await expect(runImport(t.ctx, { fields: [{ name: 'x', type: 'bogus type' }] }, () => undefined)).rejects.toMatchObject({ status: 400 });
-    await expect(runImport(t.ctx, { grants: [{ fieldId: 1, user: 'a', group: 'b' }] }, () => undefined)).rejects.toMatchObject({ status: 400 });
+    await expect(runImport(t.services, { fields: [{ name: 'x', type: 'bogus type' }] }, () => undefined)).rejects.toMatchObject({ status: 400 });
+    await expect(runImport(t.services, { grants: [{ fieldId: 1, user: 'a', group: 'b' }] }, () => undefined)).rejects.toMatchObject({ status: 400 });
   });
 });

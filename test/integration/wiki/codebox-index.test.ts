@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const indexOf = (id: string) =>
-  t.ctx.db.knex('codeboxes').where({ content_id: Number(id) }).orderBy('macro_id').select('macro_id', 'kind', 'parameters', 'sections', 'template', 'error_kind');
+  t.services.db.knex('codeboxes').where({ content_id: Number(id) }).orderBy('macro_id').select('macro_id', 'kind', 'parameters', 'sections', 'template', 'error_kind');
 const idsIn = (xhtml: string) => [...xhtml.matchAll(/ac:macro-id="([^"]+)"/g)].map((m) => m[1]);
 
 const MULTI = '[alpha]\nhost = a.example.org\n\n[beta]\nhost = b.example.org\n\n[content]\nserver ${host};\n';

@@ -10,12 +10,12 @@ const users: Record<string, AuthUser> = {};
 
 async function userFor(name: string, groups: string[] = [], admin = false): Promise<AuthUser> {
   await t.createUser(name, { groups, admin });
-  const row = await t.ctx.directory.getUser(name);
+  const row = await t.services.directory.getUser(name);
   return { id: row.id, name, displayName: name, email: '', active: true, groups: row.groups, isAdmin: admin, isSystemAdmin: false, via: 'basic' };
 }
 
 async function insertContent(key: string, c: { type: string; title: string; parent?: string; container?: string; status?: string }) {
-  const k = t.ctx.db.knex;
+  const k = t.services.db.knex;
   const space = (await k('spaces').where({ key: 'CA' }).first()) as { id: number };
   const [row] = await k('contents')
     .insert({
@@ -33,7 +33,7 @@ async function insertContent(key: string, c: { type: string; title: string; pare
 
 beforeAll(async () => {
   t = await createTestApp();
-  const k = t.ctx.db.knex;
+  const k = t.services.db.knex;
   users.reader = await userFor('ca-reader', ['ca-readers']);
   users.member = await userFor('ca-member', ['ca-readers', 'ca-team']);
   users.direct = await userFor('ca-direct');
@@ -71,7 +71,7 @@ afterAll(async () => {
 
 describe('decideView', () => {
   it('allows a group reader on an unrestricted page and describes the content', async () => {
-    const d = await decideView(t.ctx.db.knex, users.reader, ids.root!);
+    const d = await decideView(t.services.db.knex, users.reader, ids.root!);
     expect(d).toEqual({
       state: 'allowed',
       content: { id: ids.root, type: 'page', title: 'Root', spaceKey: 'CA', spaceName: 'Content access' },
@@ -79,41 +79,41 @@ describe('decideView', () => {
   });
 
   it('allows a reader named directly on the space', async () => {
-    expect((await decideView(t.ctx.db.knex, users.direct, ids.root!)).state).toBe('allowed');
+    expect((await decideView(t.services.db.knex, users.direct, ids.root!)).state).toBe('allowed');
   });
 
   it('denies users without read on the space (create alone is not read), admins included', async () => {
-    expect((await decideView(t.ctx.db.knex, users.outsider, ids.root!)).state).toBe('denied');
-    expect((await decideView(t.ctx.db.knex, users.admin, ids.root!)).state).toBe('denied');
+    expect((await decideView(t.services.db.knex, users.outsider, ids.root!)).state).toBe('denied');
+    expect((await decideView(t.services.db.knex, users.admin, ids.root!)).state).toBe('denied');
   });
 
   it('denies anonymous callers and reports missing content', async () => {
-    expect((await decideView(t.ctx.db.knex, undefined, ids.root!)).state).toBe('denied');
-    expect((await decideView(t.ctx.db.knex, users.reader, 999999)).state).toBe('missing');
-    expect((await decideView(t.ctx.db.knex, users.reader, -1)).state).toBe('missing');
+    expect((await decideView(t.services.db.knex, undefined, ids.root!)).state).toBe('denied');
+    expect((await decideView(t.services.db.knex, users.reader, 999999)).state).toBe('missing');
+    expect((await decideView(t.services.db.knex, users.reader, -1)).state).toBe('missing');
   });
 
   it('a restriction on an ancestor hides every descendant and their comments', async () => {
     for (const key of ['secret', 'child', 'grandchild', 'comment']) {
-      expect((await decideView(t.ctx.db.knex, users.reader, ids[key]!)).state, key).toBe('denied');
-      expect((await decideView(t.ctx.db.knex, users.member, ids[key]!)).state, key).toBe('allowed');
+      expect((await decideView(t.services.db.knex, users.reader, ids[key]!)).state, key).toBe('denied');
+      expect((await decideView(t.services.db.knex, users.member, ids[key]!)).state, key).toBe('allowed');
     }
   });
 
   it('restriction membership alone does not grant view without space read', async () => {
-    expect((await decideView(t.ctx.db.knex, users.admin, ids.secret!)).state).toBe('denied');
+    expect((await decideView(t.services.db.knex, users.admin, ids.secret!)).state).toBe('denied');
   });
 
   it('a blog post follows the space permission and its own restriction; its comment follows it', async () => {
-    expect((await decideView(t.ctx.db.knex, users.direct, ids.blog!)).state).toBe('allowed');
-    expect((await decideView(t.ctx.db.knex, users.direct, ids.blogComment!)).state).toBe('allowed');
-    expect((await decideView(t.ctx.db.knex, users.member, ids.blog!)).state).toBe('denied');
-    expect((await decideView(t.ctx.db.knex, users.member, ids.blogComment!)).state).toBe('denied');
+    expect((await decideView(t.services.db.knex, users.direct, ids.blog!)).state).toBe('allowed');
+    expect((await decideView(t.services.db.knex, users.direct, ids.blogComment!)).state).toBe('allowed');
+    expect((await decideView(t.services.db.knex, users.member, ids.blog!)).state).toBe('denied');
+    expect((await decideView(t.services.db.knex, users.member, ids.blogComment!)).state).toBe('denied');
   });
 
   it('trashed content, its descendants and its comments are trashed for everybody', async () => {
     for (const key of ['gone', 'underGone', 'commentOfGone']) {
-      expect((await decideView(t.ctx.db.knex, users.reader, ids[key]!)).state, key).toBe('trashed');
+      expect((await decideView(t.services.db.knex, users.reader, ids[key]!)).state, key).toBe('trashed');
     }
   });
 });

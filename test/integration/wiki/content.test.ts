@@ -122,16 +122,16 @@ describe('POST /rest/api/content', () => {
   });
 
   it('400 for malformed storage with line and column, and nothing is stored', async () => {
-    const before = await t.ctx.db.knex('contents').count({ n: '*' }).first();
+    const before = await t.services.db.knex('contents').count({ n: '*' }).first();
     const res = await t.http
       .post('/rest/api/content')
       .set('Authorization', writer.auth)
       .send({ type: 'page', title: 'Broken', space: { key: 'CT' }, body: storage('<p>one\n<b>two</p>') });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/line 2, column \d+/);
-    const after = await t.ctx.db.knex('contents').count({ n: '*' }).first();
+    const after = await t.services.db.knex('contents').count({ n: '*' }).first();
     expect(Number(after?.n)).toBe(Number(before?.n));
-    expect(await t.ctx.db.knex('contents').where({ title: 'Broken' }).first()).toBeUndefined();
+    expect(await t.services.db.knex('contents').where({ title: 'Broken' }).first()).toBeUndefined();
   });
 
   it('accepts a body larger than the default 1 MiB limit', async () => {
@@ -175,7 +175,7 @@ describe('PUT /rest/api/content/{id}', () => {
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ statusCode: 409, reason: 'Conflict' });
     expect((await put(5, '<p>skip</p>')).status).toBe(409);
-    const versions = await t.ctx.db.knex('content_versions').where({ content_id: Number(page.id) }).orderBy('number').select('number', 'body');
+    const versions = await t.services.db.knex('content_versions').where({ content_id: Number(page.id) }).orderBy('number').select('number', 'body');
     expect(versions).toEqual([{ number: 1, body: '<p>1</p>' }, { number: 2, body: '<p>2</p>' }]);
   });
 
@@ -186,7 +186,7 @@ describe('PUT /rest/api/content/{id}', () => {
       .set('Authorization', writer.auth)
       .send({ type: 'page', title: 'Stay', version: { number: 2 }, body: storage('<ac:structured-macro>') });
     expect(res.status).toBe(400);
-    const row = await t.ctx.db.knex('contents').where({ id: Number(page.id) }).first();
+    const row = await t.services.db.knex('contents').where({ id: Number(page.id) }).first();
     expect(row).toMatchObject({ version: 1, body: '<p>keep</p>' });
   });
 
@@ -213,7 +213,7 @@ describe('DELETE /rest/api/content/{id}', () => {
     for (const id of [page.id, child.id, comment.id]) {
       expect((await t.http.get(`/rest/api/content/${id}`).set('Authorization', writer.auth)).status, id).toBe(404);
     }
-    const statuses = await t.ctx.db.knex('contents').whereIn('id', [page.id, comment.id].map(Number)).pluck('status');
+    const statuses = await t.services.db.knex('contents').whereIn('id', [page.id, comment.id].map(Number)).pluck('status');
     expect(statuses).toEqual(['trashed', 'trashed']);
     expect((await t.http.delete(`/rest/api/content/${page.id}`).set('Authorization', writer.auth)).status).toBe(404);
   });

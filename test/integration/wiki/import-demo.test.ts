@@ -10,7 +10,7 @@ const alice = basic('alice', 'alice');
 
 beforeAll(async () => {
   t = await createTestApp();
-  await loadDemo(t.ctx);
+  await loadDemo(t.services);
 }, 60_000);
 
 afterAll(async () => {
@@ -32,7 +32,7 @@ describe('wiki demo data', () => {
   });
 
   it('indexes the demo code boxes: two sections and a template on the page', async () => {
-    const rows = await t.ctx.db.knex('codeboxes').orderBy('content_id').select('content_id', 'macro_id', 'kind', 'sections', 'template', 'error_kind');
+    const rows = await t.services.db.knex('codeboxes').orderBy('content_id').select('content_id', 'macro_id', 'kind', 'sections', 'template', 'error_kind');
     expect(rows.map((r) => [r.content_id, r.macro_id, r.kind, r.error_kind])).toEqual([
       [DEMO_IDS.page, DEMO_IDS.pageMacro, 'advanced-codeblock-macro', null],
       [DEMO_IDS.blogpost, DEMO_IDS.blogMacro, 'advanced-single-codeblock-macro', null],
@@ -54,7 +54,7 @@ describe('wiki demo data', () => {
 
   it('importing the same wiki sections again skips everything', async () => {
     const { wikiDemoSections } = await import('../../../src/wiki/wiki.demo.ts');
-    const summary = await runImport(t.ctx, wikiDemoSections(), () => undefined);
+    const summary = await runImport(t.services, wikiDemoSections(), () => undefined);
     expect(summary).toMatchObject({
       spaces: { created: 0, skipped: 1 },
       spacePermissions: { created: 0, skipped: 2 },
@@ -71,10 +71,10 @@ describe('wiki import', () => {
         { type: 'page' as const, title: 'Imported page', space: 'IMP', body: '<ac:structured-macro ac:name="advanced-single-codeblock-macro"><ac:plain-text-body><![CDATA[ls]]></ac:plain-text-body></ac:structured-macro>' },
       ],
     };
-    expect(await runImport(t.ctx, doc, () => undefined)).toMatchObject({ spaces: { created: 1 }, content: { created: 1, skipped: 0 } });
-    expect(await runImport(t.ctx, doc, () => undefined)).toMatchObject({ spaces: { skipped: 1 }, content: { created: 0, skipped: 1 } });
-    const row = await t.ctx.db.knex('contents').where({ title: 'Imported page' }).first();
-    const box = await t.ctx.db.knex('codeboxes').where({ content_id: row.id }).first();
+    expect(await runImport(t.services, doc, () => undefined)).toMatchObject({ spaces: { created: 1 }, content: { created: 1, skipped: 0 } });
+    expect(await runImport(t.services, doc, () => undefined)).toMatchObject({ spaces: { skipped: 1 }, content: { created: 0, skipped: 1 } });
+    const row = await t.services.db.knex('contents').where({ title: 'Imported page' }).first();
+    const box = await t.services.db.knex('codeboxes').where({ content_id: row.id }).first();
     expect(box.macro_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(row.body).toContain(box.macro_id);
   });
@@ -88,8 +88,8 @@ describe('wiki import', () => {
       { content: [{ type: 'page', title: 'x', space: 'NOSUCH', body: '<p/>' }] },
     ];
     for (const doc of bad) {
-      await expect(runImport(t.ctx, doc, () => undefined), JSON.stringify(doc)).rejects.toMatchObject({ status: 400 });
+      await expect(runImport(t.services, doc, () => undefined), JSON.stringify(doc)).rejects.toMatchObject({ status: 400 });
     }
-    expect(await t.ctx.db.knex('spaces').where('key', 'like', 'BAD%')).toEqual([]);
+    expect(await t.services.db.knex('spaces').where('key', 'like', 'BAD%')).toEqual([]);
   });
 });

@@ -93,7 +93,7 @@ describe('read restrictions', () => {
     const res = await restrict(page.id, owner.auth, ['nobody'], ['no-group']);
     expect(res.status).toBe(400);
     expect(res.body.data.errors).toHaveLength(2);
-    expect(await t.ctx.db.knex('content_read_restrictions').where({ content_id: Number(page.id) })).toEqual([]);
+    expect(await t.services.db.knex('content_read_restrictions').where({ content_id: Number(page.id) })).toEqual([]);
     const comment = await createContent(t, owner.auth, { type: 'comment', space: 'RS', container: page.id });
     expect((await restrict(comment.id, owner.auth, ['rs-owner'], [])).status).toBe(400);
     const update = await t.http.put(`/rest/api/content/${page.id}/restriction`).set('Authorization', owner.auth).send([{ operation: 'update', restrictions: {} }]);
@@ -127,8 +127,8 @@ describe('deleting restricted users and groups', () => {
     expect((await view(byUser.id, temp)).status).toBe(200);
     expect((await view(byUser.id, outsider.auth)).status).toBe(404);
 
-    await t.ctx.directory.deleteUser('rs-temp');
-    await t.ctx.directory.deleteGroup('rs-temp-group');
+    await t.services.directory.deleteUser('rs-temp');
+    await t.services.directory.deleteGroup('rs-temp-group');
     // The rows cascaded away, but the restriction stays in force: nobody left may view.
     for (const id of [byUser.id, byGroup.id]) {
       expect((await view(id, outsider.auth)).status, id).toBe(404);

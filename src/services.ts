@@ -22,7 +22,7 @@ import { subscribeGrantCleanup } from './fieldeditor/grants.subscriptions.ts';
  * Everything the routers and commands need, built once per process (or per test) from the config and an
  * open database. Features add their services here.
  */
-export interface AppContext {
+export interface AppServices {
   config: Config;
   db: Db;
   log: Logger;
@@ -40,7 +40,7 @@ export interface AppContext {
   fieldPages: FieldPages;
 }
 
-export function createContext(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppContext {
+export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
   const events = new EventBus(log);
   const hasher = opts.hasher ?? new PasswordHasher();
   const authenticator = new Authenticator({
