@@ -9,13 +9,13 @@ import { mountApi } from '../platform/http/mount-api.ts';
 import { decideView } from '../wiki/content-access.ts';
 import { CodeboxRepository } from './codebox.repository.ts';
 import { blockTextCache, cachedCodeboxes, cachedDecideView } from './download-cache.ts';
-import { CoalescingTemplateSource } from './coalescing-source.ts';
+import { CoalescingTemplateSource } from './remote/coalescing-source.ts';
 import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
 import { generationOf, REST_BASE, SERVLET_BASE } from './generation.ts';
 import { createCodeblocksRouter } from './codeblocks.routes.ts';
-import { OutboundAllowlist } from './outbound-allowlist.ts';
-import { RemoteTemplateFetcher } from './remote-template.ts';
+import { OutboundAllowlist } from './remote/outbound-allowlist.ts';
+import { RemoteTemplateFetcher } from './remote/remote-template.ts';
 import { createServletRedirectRouter } from './servlet-redirect.routes.ts';
 
 export function createCodeblocksService(config: Config, db: Db, log: Logger): CodeblocksService {

@@ -2,8 +2,8 @@
 // A download reads one row by its primary key and extracts only the requested section in SQL,
 // so a box with many sections never ships all of them to Node for a single block.
 import type { Knex } from 'knex';
-import { isCodeboxKind, type CodeboxKind } from './codebox.ts';
-import { CODEBOX_ERROR_KINDS, type CodeboxErrorKind } from './codebox-errors.ts';
+import { isCodeboxKind, type CodeboxKind } from './codebox/codebox.ts';
+import { CODEBOX_ERROR_KINDS, type CodeboxErrorKind } from './codebox/codebox-errors.ts';
 
 export interface StoredSection {
   name: string;

@@ -2,7 +2,7 @@
 // for unknown or trashed content, macros and sections; the kind carried in `extra` becomes the refined
 // `500_ERROR_<KIND>_EXCEPTION` key in generations that have them, and `extraMessage` says what was wrong.
 import { AppError } from '../platform/http/app-error.ts';
-import { CodeboxError, type CodeboxErrorKind } from './codebox-errors.ts';
+import { CodeboxError, type CodeboxErrorKind } from './codebox/codebox-errors.ts';
 import { MESSAGES } from './generation.ts';
 
 export const CODEBLOCKS_ERROR = 'CODEBLOCKS_ERROR';

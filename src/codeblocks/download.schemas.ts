@@ -3,7 +3,7 @@
 // Unknown extra parameters are ignored, as the original servlet did.
 import { z } from 'zod';
 import { invalidParameter } from './download-errors.ts';
-import { decodeBlockKey } from './block-key.ts';
+import { decodeBlockKey } from './codebox/block-key.ts';
 import { BoundedCache } from '../platform/cache/bounded-cache.ts';
 
 /** Largest id the content table can hold (PostgreSQL integer). */

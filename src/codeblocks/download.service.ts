@@ -4,10 +4,10 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
-import { asciiOnly } from './ascii-only.ts';
-import { encodeBlockKey } from './block-key.ts';
-import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox.ts';
-import { CodeboxError } from './codebox-errors.ts';
+import { asciiOnly } from './codebox/ascii-only.ts';
+import { encodeBlockKey } from './codebox/block-key.ts';
+import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox/codebox.ts';
+import { CodeboxError } from './codebox/codebox-errors.ts';
 import type { BoxForDownload } from './codebox.repository.ts';
 import type { CodeboxReader } from './download-cache.ts';
 import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download-errors.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../platform/http/app-error.ts';
-import { assignMacroIds, StorageFormatError, type MacroInfo } from './storage-format.ts';
-import { CodeboxError, isCodeboxKind, parseCodebox, type CodeboxKind } from '../codeblocks/codebox.ts';
-import { encodeBlockKey } from '../codeblocks/block-key.ts';
+import { assignMacroIds, StorageFormatError, type MacroInfo } from './storage/storage-format.ts';
+import { CodeboxError, isCodeboxKind, parseCodebox, type CodeboxKind } from '../codeblocks/codebox/codebox.ts';
+import { encodeBlockKey } from '../codeblocks/codebox/block-key.ts';
 
 /** One row of the `codeboxes` index, as stored (jsonb values already serialised). */
 export interface CodeboxRow {

@@ -7,7 +7,7 @@ import { decideView, type ContentType } from './content-access.ts';
 import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
 import { spacesRepository as spaces, type SpaceRow } from './spaces.repository.ts';
 import { prepareStorage } from './content-storage.ts';
-import { findMacroById } from './storage-format.ts';
+import { findMacroById } from './storage/storage-format.ts';
 import type { CreateContentBody, UpdateContentBody } from './wiki.schemas.ts';
 
 /** What the content JSON is built from; `ancestors` and `container` only when asked for. */

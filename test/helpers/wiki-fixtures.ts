@@ -2,8 +2,8 @@
 // comments, read restrictions, and code-box index rows built with the same library the wiki's save uses.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { CodeboxError, parseCodebox, type CodeboxKind } from '../../src/codeblocks/codebox.ts';
-import { encodeBlockKey } from '../../src/codeblocks/block-key.ts';
+import { CodeboxError, parseCodebox, type CodeboxKind } from '../../src/codeblocks/codebox/codebox.ts';
+import { encodeBlockKey } from '../../src/codeblocks/codebox/block-key.ts';
 
 export interface Grantees {
   users?: string[];

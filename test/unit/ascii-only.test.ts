@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asciiOnly } from '../../src/codeblocks/ascii-only.ts';
+import { asciiOnly } from '../../src/codeblocks/codebox/ascii-only.ts';
 
 describe('asciiOnly', () => {
   it('keeps all ASCII, control characters included', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBlockKey, encodeBlockKey, MAX_BLOCK_KEY_LENGTH } from '../../src/codeblocks/block-key.ts';
+import { decodeBlockKey, encodeBlockKey, MAX_BLOCK_KEY_LENGTH } from '../../src/codeblocks/codebox/block-key.ts';
 
 describe('encodeBlockKey', () => {
   it('is standard Base64 of the UTF-8 name, with padding', () => {

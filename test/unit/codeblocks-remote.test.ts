@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeboxError } from '../../src/codeblocks/codebox-errors.ts';
-import { isForbiddenAddress, OutboundAllowlist } from '../../src/codeblocks/outbound-allowlist.ts';
-import { RemoteTemplateFetcher } from '../../src/codeblocks/remote-template.ts';
+import { CodeboxError } from '../../src/codeblocks/codebox/codebox-errors.ts';
+import { isForbiddenAddress, OutboundAllowlist } from '../../src/codeblocks/remote/outbound-allowlist.ts';
+import { RemoteTemplateFetcher } from '../../src/codeblocks/remote/remote-template.ts';
 
 async function kindOf(p: Promise<unknown>): Promise<string> {
   try {

@@ -12,7 +12,7 @@ import {
   splitAtContent,
   substitute,
   type CodeboxErrorKind,
-} from '../../src/codeblocks/codebox.ts';
+} from '../../src/codeblocks/codebox/codebox.ts';
 
 const NBSP = '\u00a0';
 

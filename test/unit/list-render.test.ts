@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { parseCodebox } from '../../src/codeblocks/codebox.ts';
+import { parseCodebox } from '../../src/codeblocks/codebox/codebox.ts';
 import {
   renderJsonError,
   renderJsonHostStatus,

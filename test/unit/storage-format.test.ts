@@ -7,8 +7,8 @@ import {
   MAX_STORAGE_DEPTH,
   parseStorage,
   StorageFormatError,
-} from '../../src/wiki/storage-format.ts';
-import { XHTML_ENTITIES } from '../../src/wiki/storage-entities.ts';
+} from '../../src/wiki/storage/storage-format.ts';
+import { XHTML_ENTITIES } from '../../src/wiki/storage/storage-entities.ts';
 
 const MULTI = [
   '<p>Intro&nbsp;text</p>',

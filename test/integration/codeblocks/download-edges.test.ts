@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { keyOf, WikiFixtures } from '../../helpers/wiki-fixtures.ts';
-import type { CodeboxKind } from '../../../src/codeblocks/codebox.ts';
+import type { CodeboxKind } from '../../../src/codeblocks/codebox/codebox.ts';
 import { expect500 } from './support.ts';
 
 const E1 = '/rest/advancedcodeblocks/1/download_code/plain_text';

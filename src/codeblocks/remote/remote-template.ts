@@ -6,8 +6,8 @@ import http from 'node:http';
 import https from 'node:https';
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { CodeboxError, type CodeboxErrorKind } from './codebox-errors.ts';
-import type { RemoteSource } from './codebox.ts';
+import { CodeboxError, type CodeboxErrorKind } from '../codebox/codebox-errors.ts';
+import type { RemoteSource } from '../codebox/codebox.ts';
 import { hostOf, isForbiddenAddress, normaliseUrl, type OutboundAllowlist } from './outbound-allowlist.ts';
 
 export const REMOTE_TIMEOUT_MS = 5000;
