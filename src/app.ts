@@ -11,8 +11,8 @@ import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
 import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
 import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
 import { createTrackerRouter } from './tracker/tracker.routes.ts';
-import { createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.routers.ts';
-import { createHealthRouter } from './fieldeditor/health.routes.ts';
+import { createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.module.ts';
+import { createHealthRouter } from './fieldeditor/health/health.routes.ts';
 import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
 
 /**

@@ -12,11 +12,11 @@ import { TokensService } from './directory/tokens.service.ts';
 import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
-import { createFieldeditorOptions, type FieldeditorOptions } from './fieldeditor/options.context.ts';
+import { createFieldeditorOptions, type FieldeditorOptions } from './fieldeditor/options/options.module.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
-import { GrantsService } from './fieldeditor/grants.service.ts';
-import { FieldPages } from './fieldeditor/field-pages.cache.ts';
-import { subscribeGrantCleanup } from './fieldeditor/grants.subscriptions.ts';
+import { GrantsService } from './fieldeditor/grants/grants.service.ts';
+import { FieldPages } from './fieldeditor/fields/field-pages.cache.ts';
+import { subscribeGrantCleanup } from './fieldeditor/grants/user-deleted.hook.ts';
 
 /**
  * Everything the routers and commands need, built once per process (or per test) from the config and an

@@ -1,7 +1,7 @@
 import { wikiDemoCurlLines } from '../wiki/wiki.demo.ts';
 import { codeblocksDemoCurlLines } from '../codeblocks/codeblocks.demo.ts';
 import { trackerDemoCurlLines } from '../tracker/tracker.demo.ts';
-import { optionsDemoCurlLines } from '../fieldeditor/options.demo.ts';
+import { optionsDemoCurlLines } from '../fieldeditor/options/options.demo.ts';
 
 /** Ready-to-run curl lines against the demo data, printed at first start. Features add theirs. */
 export function demoCurlLines(baseUrl: string): string[] {

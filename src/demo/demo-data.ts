@@ -1,7 +1,7 @@
 import type { ImportDocument } from '../importer/import.schema.ts';
 import { wikiDemoSections } from '../wiki/wiki.demo.ts';
 import { trackerDemoSections } from '../tracker/tracker.demo.ts';
-import { optionsDemoSections } from '../fieldeditor/options.demo.ts';
+import { optionsDemoSections } from '../fieldeditor/options/options.demo.ts';
 
 /**
  * The demo data set as an import document. Ids that the README's curl lines use are fixed here.

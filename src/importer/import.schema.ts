@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createUserBody, groupName } from '../directory/directory.schemas.ts';
 import { importContent, importSpaces } from '../wiki/wiki-import.schema.ts';
 import { importFields, importGrants, importIssueTypes, importProjects } from '../tracker/tracker-import.schema.ts';
-import { importDefaults, importOptions } from '../fieldeditor/options-import.schema.ts';
+import { importDefaults, importOptions } from '../fieldeditor/options/options-import.schema.ts';
 
 /**
  * The `import FILE` document. Every section is optional; unknown top-level keys are refused so that a

@@ -8,7 +8,7 @@ import { importDocumentSchema, type ImportDocument, type ParsedImportDocument } 
 import { importDirectory } from './directory.importer.ts';
 import { importWikiContent, importWikiSpaces } from '../wiki/wiki.importer.ts';
 import { importFieldGrants, importTrackerCatalog, importTrackerFields } from '../tracker/tracker.importer.ts';
-import { importFieldDefaults, importFieldOptions } from '../fieldeditor/options.importer.ts';
+import { importFieldDefaults, importFieldOptions } from '../fieldeditor/options/options.importer.ts';
 
 export type Progress = (message: string) => void;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { badRequest } from '../platform/http/app-error.ts';
 import type { SectionImporter } from '../importer/import.service.ts';
-import { grantsRepository } from '../fieldeditor/grants.repository.ts';
+import { grantsRepository } from '../fieldeditor/grants/grants.repository.ts';
 import { catalogRepository, bumpSequence } from './catalog.repository.ts';
 import { fieldsRepository } from './fields.repository.ts';
 import { trackerRules, defaultContextName, DEFAULT_CONTEXT_DESCRIPTION } from './tracker.service.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { afterId, moveBody, sortBody, createOptionBody, updateOptionBody, defaultWriteBody } from '../../src/fieldeditor/options.schemas.ts';
-import { canonicalLocale, comparatorFor, sortByValue } from '../../src/fieldeditor/sort.ts';
-import { OptionListCache } from '../../src/fieldeditor/options.cache.ts';
+import { afterId, moveBody, sortBody, createOptionBody, updateOptionBody, defaultWriteBody } from '../../src/fieldeditor/options/options.schemas.ts';
+import { canonicalLocale, comparatorFor, sortByValue } from '../../src/fieldeditor/options/sort.ts';
+import { OptionListCache } from '../../src/fieldeditor/options/options.cache.ts';
 import { gunzipSync } from 'node:zlib';
 
 describe('move body', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { addOptions, createContext, createField, grant, paths, type FixtureType } from '../../helpers/options-fixtures.ts';
-import { readDefaultValue } from '../../../src/fieldeditor/defaults.read.ts';
+import { readDefaultValue } from '../../../src/fieldeditor/defaults/defaults.repository.ts';
 
 // U15: default values per context for every field type, read and write models.
 describe('field editor default values', () => {

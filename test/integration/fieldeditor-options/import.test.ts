@@ -3,7 +3,7 @@ import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { runImport } from '../../../src/importer/import.service.ts';
 import { demoDocument } from '../../../src/demo/demo-data.ts';
 import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../../../src/tracker/tracker.demo.ts';
-import { DEMO_OPTIONS } from '../../../src/fieldeditor/options.demo.ts';
+import { DEMO_OPTIONS } from '../../../src/fieldeditor/options/options.demo.ts';
 import { API, paths } from '../../helpers/options-fixtures.ts';
 
 // The `options` and `defaults` import sections, through the demo document and small documents of their own.

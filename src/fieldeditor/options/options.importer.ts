@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { SectionImporter } from '../importer/import.service.ts';
-import { badRequest } from '../platform/http/app-error.ts';
+import type { SectionImporter } from '../../importer/import.service.ts';
+import { badRequest } from '../../platform/http/app-error.ts';
 import { POSITION_GAP, defaultKindOf, isMultiLevelField, valueKey, type DefaultKind } from './options.model.ts';
 import { lockList, type ListKey } from './options.repository.ts';
 import type { ImportOptionNode } from './options-import.schema.ts';

@@ -1,5 +1,5 @@
-import type { EventBus } from '../platform/events/event-bus.ts';
-import type { Logger } from '../platform/log/logger.ts';
+import type { EventBus } from '../../platform/events/event-bus.ts';
+import type { Logger } from '../../platform/log/logger.ts';
 import type { GrantsService } from './grants.service.ts';
 
 /**

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { EventBus } from '../platform/events/event-bus.ts';
-import type { ContextRef, FieldRef } from './field-access.ts';
-import { validationError } from './fieldeditor.errors.ts';
-import { defaultKindOf, type OptionRow } from './options.model.ts';
-import { findOptions, lockList } from './options.repository.ts';
-import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.read.ts';
-import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
-import { deleteAdminsOnly, unsupportedFieldType } from './options.errors.ts';
-import type { Actor } from './options.service.ts';
+import type { EventBus } from '../../platform/events/event-bus.ts';
+import type { ContextRef, FieldRef } from '../access/edit-rule.ts';
+import { validationError } from '../fieldeditor.errors.ts';
+import { defaultKindOf, type OptionRow } from '../options/options.model.ts';
+import { findOptions, lockList } from '../options/options.repository.ts';
+import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
+import { onlyAdminsMayDeleteOptions } from '../settings/settings.repository.ts';
+import { deleteAdminsOnly, unsupportedFieldType } from '../options/options.errors.ts';
+import type { Actor } from '../options/options.service.ts';
 
 export interface DefaultWrite {
   optionId?: number | null;

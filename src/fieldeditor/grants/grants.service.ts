@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
-import type { ChangeFeed } from '../platform/events/change-feed.ts';
-import { trackerWrite } from '../tracker/tracker-write.ts';
-import { usersRepository } from '../directory/users.repository.ts';
-import { groupsRepository } from '../directory/groups.repository.ts';
-import { AppError, type FieldProblem } from '../platform/http/app-error.ts';
-import { contextsOfField } from '../tracker/contexts.service.ts';
-import { loadContext, loadField, parseFieldId, type ContextRef, type FieldRef } from './field-access.ts';
-import { validationError } from './fieldeditor.errors.ts';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import { trackerWrite } from '../../tracker/tracker-write.ts';
+import { usersRepository } from '../../directory/users.repository.ts';
+import { groupsRepository } from '../../directory/groups.repository.ts';
+import { AppError, type FieldProblem } from '../../platform/http/app-error.ts';
+import { contextsOfField } from '../../tracker/contexts.service.ts';
+import { loadContext, loadField, parseFieldId, type ContextRef, type FieldRef } from '../access/edit-rule.ts';
+import { validationError } from '../fieldeditor.errors.ts';
 import { grantsRepository, type GrantRow, type Principal } from './grants.repository.ts';
-import { fullnames, permissionRecord, type KnownUser } from './presenters.ts';
-import type { ContextPermissionsInput, PatchInput } from './fieldeditor.schemas.ts';
+import { fullnames, permissionRecord, type KnownUser } from '../fieldeditor.presenters.ts';
+import type { ContextPermissionsInput, PatchInput } from '../fieldeditor.schemas.ts';
 
 /** Case-insensitive de-duplication that keeps the first spelling. */
 const dedupe = (names: readonly string[]) => [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];

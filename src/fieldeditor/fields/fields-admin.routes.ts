@@ -1,15 +1,15 @@
 import { Router, type Request } from 'express';
-import { requireAdmin } from '../platform/auth/guards.ts';
-import { parseWith } from '../platform/http/validate.ts';
-import type { AppServices } from '../services.ts';
-import { createContextBody, updateContextBody } from '../tracker/tracker.schemas.ts';
-import { contextsOfField, createContext, deleteContext, describeContexts, updateContext } from '../tracker/contexts.service.ts';
-import { loadContext, loadField, parseFieldId } from './field-access.ts';
-import { onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
-import * as s from './fieldeditor.schemas.ts';
-import { legacyFieldList } from './field-pages.service.ts';
-import type { GrantsService } from './grants.service.ts';
-import { contextRecord, fieldRecord } from './presenters.ts';
+import { requireAdmin } from '../../platform/auth/guards.ts';
+import { parseWith } from '../../platform/http/validate.ts';
+import type { AppServices } from '../../services.ts';
+import { createContextBody, updateContextBody } from '../../tracker/tracker.schemas.ts';
+import { contextsOfField, createContext, deleteContext, describeContexts, updateContext } from '../../tracker/contexts.service.ts';
+import { loadContext, loadField, parseFieldId } from '../access/edit-rule.ts';
+import { onlyFrom, type ApiVersion } from '../fieldeditor.errors.ts';
+import * as s from '../fieldeditor.schemas.ts';
+import { legacyFieldList } from './fields.service.ts';
+import type { GrantsService } from '../grants/grants.service.ts';
+import { contextRecord, fieldRecord } from '../fieldeditor.presenters.ts';
 
 const param = (req: Request, name: string): string => (req.params as Record<string, string | undefined>)[name] ?? '';
 

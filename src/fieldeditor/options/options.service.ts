@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { EventBus } from '../platform/events/event-bus.ts';
-import { isCascading, isEditableSelect, isMultiLevel, type ContextRef, type FieldRef } from './field-access.ts';
+import type { EventBus } from '../../platform/events/event-bus.ts';
+import { isCascading, isEditableSelect, isMultiLevel, type ContextRef, type FieldRef } from '../access/edit-rule.ts';
 import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
 import { OptionListCache, type CachedList } from './options.cache.ts';
-import { readDefaultOptions } from './defaults.read.ts';
-import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
+import { readDefaultOptions } from '../defaults/defaults.repository.ts';
+import { onlyAdminsMayDeleteOptions } from '../settings/settings.repository.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
 import { afterNotSibling, deleteAdminsOnly, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
-import type { ChangeFeed } from '../platform/events/change-feed.ts';
-import { BoundedCache } from '../platform/cache/bounded-cache.ts';
-import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
-import { TRACKER_TOPIC } from '../tracker/tracker-write.ts';
-import { adminFieldPage, userFieldPage } from './field-pages.service.ts';
-import type { PageRequest } from './fieldeditor.schemas.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
+import { DIRECTORY_TOPIC } from '../../platform/auth/authenticator.ts';
+import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
+import { adminFieldPage, userFieldPage } from './fields.service.ts';
+import type { PageRequest } from '../fieldeditor.schemas.ts';
 
 type AdminPage = Awaited<ReturnType<typeof adminFieldPage>>;
 type UserPage = Awaited<ReturnType<typeof userFieldPage>>;

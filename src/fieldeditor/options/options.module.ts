@@ -1,6 +1,6 @@
-import type { Db } from '../platform/db/knex.ts';
-import type { EventBus } from '../platform/events/event-bus.ts';
-import { DefaultsService } from './defaults.service.ts';
+import type { Db } from '../../platform/db/knex.ts';
+import type { EventBus } from '../../platform/events/event-bus.ts';
+import { DefaultsService } from '../defaults/defaults.service.ts';
 import { OptionListCache } from './options.cache.ts';
 import { OptionsService } from './options.service.ts';
 

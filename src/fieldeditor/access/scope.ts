@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { DbKind } from '../platform/db/knex.ts';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
-import { contextNotFound, grantsReaching, parseContextId, parseFieldId, toContextRef, toFieldRef, type ContextRef, type FieldRef } from './field-access.ts';
-import { fieldNotFound, fieldPermissionDenied } from './fieldeditor.errors.ts';
+import type { DbKind } from '../../platform/db/knex.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { contextNotFound, grantsReaching, parseContextId, parseFieldId, toContextRef, toFieldRef, type ContextRef, type FieldRef } from './edit-rule.ts';
+import { fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
 
 export interface ResolvedScope {
   field: FieldRef;

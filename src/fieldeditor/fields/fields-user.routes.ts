@@ -1,16 +1,16 @@
 import { Router, type Request } from 'express';
-import { currentUser, requireUser } from '../platform/auth/guards.ts';
-import { parseWith } from '../platform/http/validate.ts';
-import type { AppServices } from '../services.ts';
-import { contextsOfField, describeContexts } from '../tracker/contexts.service.ts';
-import { grantsReaching, loadField, parseFieldId, resolveEditableContext } from './field-access.ts';
-import { fieldPermissionDenied, onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
-import * as s from './fieldeditor.schemas.ts';
-import { legacyFieldList } from './field-pages.service.ts';
-import { wantsPage } from './admin.routes.ts';
-import { contextRecord, fieldRecord } from './presenters.ts';
-import { readDefaultValue } from './defaults.read.ts';
-import { onlyAdminsMayDeleteOptions } from './settings.repository.ts';
+import { currentUser, requireUser } from '../../platform/auth/guards.ts';
+import { parseWith } from '../../platform/http/validate.ts';
+import type { AppServices } from '../../services.ts';
+import { contextsOfField, describeContexts } from '../../tracker/contexts.service.ts';
+import { grantsReaching, loadField, parseFieldId, resolveEditableContext } from '../access/edit-rule.ts';
+import { fieldPermissionDenied, onlyFrom, type ApiVersion } from '../fieldeditor.errors.ts';
+import * as s from '../fieldeditor.schemas.ts';
+import { legacyFieldList } from './fields.service.ts';
+import { wantsPage } from './fields-admin.routes.ts';
+import { contextRecord, fieldRecord } from '../fieldeditor.presenters.ts';
+import { readDefaultValue } from '../defaults/defaults.repository.ts';
+import { onlyAdminsMayDeleteOptions } from '../settings/settings.repository.ts';
 
 const param = (req: Request, name: string): string => (req.params as Record<string, string | undefined>)[name] ?? '';
 

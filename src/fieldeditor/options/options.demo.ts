@@ -1,5 +1,5 @@
-import type { ImportDocument } from '../importer/import.schema.ts';
-import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../tracker/tracker.demo.ts';
+import type { ImportDocument } from '../../importer/import.schema.ts';
+import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../../tracker/tracker.demo.ts';
 
 /**
  * Options and defaults of the demo fields. Option ids are fixed (10000…) so that the README's curl lines

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
-import { escapeLike } from '../directory/users.repository.ts';
-import { FIELD_COLUMNS, type FieldRow } from '../tracker/fields.repository.ts';
-import { groupKeysOf } from './field-access.ts';
-import type { PageRequest } from './fieldeditor.schemas.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { escapeLike } from '../../directory/users.repository.ts';
+import { FIELD_COLUMNS, type FieldRow } from '../../tracker/fields.repository.ts';
+import { groupKeysOf } from '../access/edit-rule.ts';
+import type { PageRequest } from '../fieldeditor.schemas.ts';
 
 /**
  * Set-based field lists for A1 and U1: a count and one page query (never all fields in memory), ordered by

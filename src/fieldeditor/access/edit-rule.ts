@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
-import { AppError } from '../platform/http/app-error.ts';
-import { MULTI_LEVEL_CASCADING_KEY, EDITABLE_FIELD_TYPES } from '../tracker/field-types.ts';
-import { FIELD_COLUMNS, CONTEXT_COLUMNS, type ContextRow, type FieldRow } from '../tracker/fields.repository.ts';
-import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../tracker/refs.ts';
-import { fieldNotFound, fieldPermissionDenied, SUB, validationError } from './fieldeditor.errors.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { AppError } from '../../platform/http/app-error.ts';
+import { MULTI_LEVEL_CASCADING_KEY, EDITABLE_FIELD_TYPES } from '../../tracker/field-types.ts';
+import { FIELD_COLUMNS, CONTEXT_COLUMNS, type ContextRow, type FieldRow } from '../../tracker/fields.repository.ts';
+import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
+import { fieldNotFound, fieldPermissionDenied, SUB, validationError } from '../fieldeditor.errors.ts';
 
 /*
  * Field and context resolution and THE permission decision of the field editor. Every user endpoint
@@ -12,8 +12,8 @@ import { fieldNotFound, fieldPermissionDenied, SUB, validationError } from './fi
  */
 
 // The shapes live with the tracker host (which owns fields and contexts); re-exported here for the add-on.
-export type { FieldRef, ContextRef } from '../tracker/refs.ts';
-export { toFieldRef, toContextRef } from '../tracker/refs.ts';
+export type { FieldRef, ContextRef } from '../../tracker/refs.ts';
+export { toFieldRef, toContextRef } from '../../tracker/refs.ts';
 
 // Postgres integer columns: a larger id cannot exist, and comparing it would raise an out-of-range error.
 const MAX_ID = 2_147_483_647;

@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import type { AppServices } from '../services.ts';
-import { currentUser, requireAdmin } from '../platform/auth/guards.ts';
-import { parseWith } from '../platform/http/validate.ts';
-import { parseContextId, parseFieldId } from './field-access.ts';
-import { resolveOptionsScope } from './options.access.ts';
-import { onlyFrom, type ApiVersion } from './fieldeditor.errors.ts';
+import type { AppServices } from '../../services.ts';
+import { currentUser, requireAdmin } from '../../platform/auth/guards.ts';
+import { parseWith } from '../../platform/http/validate.ts';
+import { parseContextId, parseFieldId } from '../access/edit-rule.ts';
+import { resolveOptionsScope } from '../access/scope.ts';
+import { onlyFrom, type ApiVersion } from '../fieldeditor.errors.ts';
 import {
   createOptionBody,
   defaultWriteBody,
@@ -16,7 +16,7 @@ import {
 } from './options.schemas.ts';
 import type { Actor, OptionScope } from './options.service.ts';
 import type { CachedList } from './options.cache.ts';
-import { readSettings, writeSettings } from './settings.repository.ts';
+import { readSettings, writeSettings } from '../settings/settings.repository.ts';
 
 const OPTIONS = '/user/customfields/:customFieldId/contexts/:contextId/options';
 const CHILDREN = `${OPTIONS}/:optionId/childoptions`;

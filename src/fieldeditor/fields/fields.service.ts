@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
-import { describeContexts } from '../tracker/contexts.service.ts';
-import { fieldsRepository } from '../tracker/fields.repository.ts';
-import { toContextRef, toFieldRef } from './field-access.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { describeContexts } from '../../tracker/contexts.service.ts';
+import { fieldsRepository } from '../../tracker/fields.repository.ts';
+import { toContextRef, toFieldRef } from '../access/edit-rule.ts';
 import { allFields, pageOfFields } from './field-list.repository.ts';
-import { grantsRepository } from './grants.repository.ts';
-import type { PageRequest } from './fieldeditor.schemas.ts';
-import { contextRecord, fieldRecord, permissionRecord } from './presenters.ts';
+import { grantsRepository } from '../grants/grants.repository.ts';
+import type { PageRequest } from '../fieldeditor.schemas.ts';
+import { contextRecord, fieldRecord, permissionRecord } from '../fieldeditor.presenters.ts';
 
 /**
  * A1 and U1. The paginated forms cost a fixed number of queries whatever the page size: count, page,

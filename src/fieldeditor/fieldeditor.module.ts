@@ -1,9 +1,9 @@
 import type { Router } from 'express';
 import type { AppServices } from '../services.ts';
 import type { ApiVersion } from './fieldeditor.errors.ts';
-import { createAdminRouter } from './admin.routes.ts';
-import { createUserRouter } from './user.routes.ts';
-import { createOptionsRouter } from './options.routes.ts';
+import { createAdminRouter } from './fields/fields-admin.routes.ts';
+import { createUserRouter } from './fields/fields-user.routes.ts';
+import { createOptionsRouter } from './options/options.routes.ts';
 
 /** Base paths the field editor answers under: its own name and the original product's, each in two versions. */
 export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
