@@ -11,9 +11,8 @@ import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
 import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
 import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
 import { createTrackerRouter } from './tracker/tracker.routes.ts';
-import { createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.module.ts';
-import { createHealthRouter } from './fieldeditor/health/health.routes.ts';
 import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
+import { createFieldeditorPublicRouters, createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.module.ts';
 
 /**
  * The Express application: shared middleware, then one mount per API, each with its own error format.
@@ -30,7 +29,7 @@ export function createApp(services: AppServices): Express {
   // level less on every request).
   const root: IRouter = services.config.contextPath ? Router() : app;
   const { baseUrl } = services.config;
-  root.get('/status', statusHandler(services.db));
+  root.get('/status', statusHandler(() => services.db.knex.raw('select 1')));
 
   // Tracker host and directory (Jira-style JSON errors).
   mountApi(root, services.authenticate, {
@@ -56,8 +55,8 @@ export function createApp(services: AppServices): Express {
     mountApi(root, services.authenticate, {
       path,
       render: renderFieldEditor,
-      before: [createHealthRouter(services.db.knex)],
-      routers: createFieldeditorRouters(services, version),
+      before: createFieldeditorPublicRouters(services.db),
+      routers: createFieldeditorRouters(services.fieldeditor, version),
     });
   }
 

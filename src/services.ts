@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/knex.ts';
 import type { Logger } from './platform/log/logger.ts';
+import type { ImportPart } from './platform/import/import-part.ts';
 import { EventBus } from './platform/events/event-bus.ts';
 import { PasswordHasher } from './platform/auth/password-hasher.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
@@ -9,18 +10,21 @@ import { createAuthenticate } from './platform/auth/authenticate.ts';
 import { createAuthStore } from './directory/auth-store.repository.ts';
 import { DirectoryService } from './directory/directory.service.ts';
 import { TokensService } from './directory/tokens.service.ts';
+import { directoryImport } from './directory/directory.importer.ts';
+import { ContentIndexers } from './wiki/content-indexer.ts';
+import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
+import { wikiImports } from './wiki/wiki.importer.ts';
+import { TrackerService } from './tracker/tracker.service.ts';
+import { trackerCatalogImport, trackerFieldsImport } from './tracker/tracker.importer.ts';
 import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
-import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
-import { createFieldeditorOptions, type FieldeditorOptions } from './fieldeditor/options/options.module.ts';
-import { TrackerService } from './tracker/tracker.service.ts';
-import { GrantsService } from './fieldeditor/grants/grants.service.ts';
-import { FieldPages } from './fieldeditor/fields/field-pages.cache.ts';
-import { subscribeGrantCleanup } from './fieldeditor/grants/user-deleted.hook.ts';
+import { codeboxIndexer } from './codeblocks/codebox-indexer.ts';
+import { createFieldeditor, fieldeditorImports, type Fieldeditor } from './fieldeditor/fieldeditor.module.ts';
 
 /**
- * Everything the routers and commands need, built once per process (or per test) from the config and an
- * open database. Features add their services here.
+ * The composition root: every service of the process (or of one test), built once from the config and an
+ * open database. Host features (directory, wiki, tracker) are built first and take hooks; the add-ons
+ * (code blocks, field editor) register theirs there, so dependencies point one way (docs/architecture.md).
  */
 export interface AppServices {
   config: Config;
@@ -32,12 +36,12 @@ export interface AppServices {
   authenticate: RequestHandler;
   directory: DirectoryService;
   tokens: TokensService;
-  codeblocks: CodeblocksService;
   wiki: WikiServices;
-  fieldeditorOptions: FieldeditorOptions;
   tracker: TrackerService;
-  fieldeditorGrants: GrantsService;
-  fieldPages: FieldPages;
+  codeblocks: CodeblocksService;
+  fieldeditor: Fieldeditor;
+  /** The parts of the `import FILE` document, in the order they run. */
+  importParts: readonly ImportPart[];
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
@@ -51,8 +55,9 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     maxAttempts: config.maxAuthAttempts,
     lockoutMinutes: config.lockoutMinutes,
   });
-  const fieldeditorGrants = new GrantsService(db.knex, config.baseUrl, db.changes);
-  subscribeGrantCleanup(events, fieldeditorGrants, log);
+  const directory = new DirectoryService(db.knex, hasher, events, db.changes);
+  const indexers = new ContentIndexers();
+  indexers.register(codeboxIndexer);
   return {
     config,
     db,
@@ -61,13 +66,12 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     hasher,
     authenticator,
     authenticate: createAuthenticate(authenticator),
-    directory: new DirectoryService(db.knex, hasher, events, db.changes),
+    directory,
     tokens: new TokensService(db.knex, db.changes),
-    codeblocks: createCodeblocksService(config, db, log),
-    wiki: createWikiServices(db.knex, db.changes),
-    fieldeditorOptions: createFieldeditorOptions(db, events),
+    wiki: createWikiServices(db.knex, db.changes, indexers),
     tracker: new TrackerService(db.knex, db.changes),
-    fieldeditorGrants,
-    fieldPages: new FieldPages(db.knex, db.changes),
+    codeblocks: createCodeblocksService(config, db, log),
+    fieldeditor: createFieldeditor({ db, events, baseUrl: config.baseUrl, directoryHooks: directory.hooks }),
+    importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
   };
 }

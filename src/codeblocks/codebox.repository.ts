@@ -1,4 +1,4 @@
-// Reads of the code-box index (table `codeboxes`, written by the wiki when content is saved).
+// The code-box index (table `codeboxes`, written through the wiki's content indexer when content is saved).
 // A download reads one row by its primary key and extracts only the requested section in SQL,
 // so a box with many sections never ships all of them to Node for a single block.
 import type { Knex } from 'knex';
@@ -78,3 +78,22 @@ export class CodeboxRepository {
     return { ...base(row), sectionNames: names };
   }
 }
+
+/** One row of the `codeboxes` index, as stored (jsonb values already serialised). */
+export interface CodeboxRow {
+  macro_id: string;
+  kind: string;
+  parameters: string;
+  sections: string;
+  template: string | null;
+  error_kind: string | null;
+}
+
+/** Replaces the content's code-box index rows: one delete, one multi-row insert. */
+export async function replaceCodeboxes(q: Knex, contentId: number, rows: readonly CodeboxRow[]): Promise<void> {
+  await q('codeboxes').where({ content_id: contentId }).del().returning('macro_id');
+  if (rows.length > 0) await q('codeboxes').insert(rows.map((r) => ({ content_id: contentId, ...r })));
+}
+
+/** What the download service reads of the index (the repository itself, or its per-node cache). */
+export type CodeboxReader = Pick<CodeboxRepository, 'findForDownload' | 'findForList'>;

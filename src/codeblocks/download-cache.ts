@@ -8,10 +8,9 @@ import { BoundedCache } from '../platform/cache/bounded-cache.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import { WIKI_TOPIC } from '../wiki/wiki-write.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
-import type { BoxForDownload, BoxForList, CodeboxRepository } from './codebox.repository.ts';
+import type { BoxForDownload, BoxForList, CodeboxReader } from './codebox.repository.ts';
 import type { DecideView } from './download.service.ts';
 
-export type CodeboxReader = Pick<CodeboxRepository, 'findForDownload' | 'findForList'>;
 
 const TTL_MS = 5 * 60_000;
 

@@ -8,8 +8,7 @@ import { asciiOnly } from './codebox/ascii-only.ts';
 import { encodeBlockKey } from './codebox/block-key.ts';
 import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox/codebox.ts';
 import { CodeboxError } from './codebox/codebox-errors.ts';
-import type { BoxForDownload } from './codebox.repository.ts';
-import type { CodeboxReader } from './download-cache.ts';
+import type { BoxForDownload, CodeboxReader } from './codebox.repository.ts';
 import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download-errors.ts';
 import type { DownloadParams, ListParams } from './download.schemas.ts';
 

@@ -1,4 +1,4 @@
-import type { ImportDocument } from '../importer/import.schema.ts';
+import type { ImportDocument } from '../importer/import.service.ts';
 import { wikiDemoSections } from '../wiki/wiki.demo.ts';
 import { trackerDemoSections } from '../tracker/tracker.demo.ts';
 import { optionsDemoSections } from '../fieldeditor/options/options.demo.ts';

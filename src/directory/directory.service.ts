@@ -6,6 +6,7 @@ import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
+import { DirectoryHooks } from './directory-hooks.ts';
 
 export interface UserWithGroups extends UserRow {
   groups: string[];
@@ -25,10 +26,12 @@ export class DirectoryService {
     private readonly hasher: PasswordHasher,
     private readonly events: EventBus,
     private readonly changes: ChangeFeed,
+    /** Work of other features inside user and group deletions (directory-hooks.ts). */
+    readonly hooks = new DirectoryHooks(),
   ) {}
 
-  private announce(): Promise<void> {
-    return this.changes.publish(DIRECTORY_TOPIC);
+  private async announce(...more: string[]): Promise<void> {
+    for (const topic of [DIRECTORY_TOPIC, ...more]) await this.changes.publish(topic);
   }
 
   async withGroups(user: UserRow): Promise<UserWithGroups> {
@@ -85,9 +88,10 @@ export class DirectoryService {
       if (!user) throw userNotFound();
       await this.assertNotLastSystemAdmin(trx, user.id);
       await users.delete(trx, user.id);
+      await this.hooks.userDeleted(trx, { id: user.id, name: user.name });
       return user;
     });
-    await this.announce();
+    await this.announce(...this.hooks.announcedTopics);
     this.events.emit('user.deleted', { userId: deleted.id, username: deleted.name });
   }
 
@@ -116,8 +120,9 @@ export class DirectoryService {
       if (!group) throw groupNotFound();
       if (group.builtin) throw badRequest('A built-in group cannot be deleted.', undefined, 'GROUP_BUILTIN');
       await groups.delete(trx, group.id);
+      await this.hooks.groupDeleted(trx, { id: group.id, name: group.name });
     });
-    await this.announce();
+    await this.announce(...this.hooks.announcedTopics);
   }
 
   async addMember(groupName: string, userName: string): Promise<GroupRow> {

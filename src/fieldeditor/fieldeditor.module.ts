@@ -1,9 +1,29 @@
-import type { Router } from 'express';
-import type { AppServices } from '../services.ts';
+import { Router } from 'express';
+import type { Db } from '../platform/db/knex.ts';
+import type { EventBus } from '../platform/events/event-bus.ts';
+import type { ImportPart } from '../platform/import/import-part.ts';
+import { requireAdmin, requireUser } from '../platform/auth/guards.ts';
+import type { DirectoryHooks } from '../directory/directory-hooks.ts';
 import type { ApiVersion } from './fieldeditor.errors.ts';
-import { createAdminRouter } from './fields/fields-admin.routes.ts';
-import { createUserRouter } from './fields/fields-user.routes.ts';
+import { FieldAccess } from './access/access.service.ts';
+import { SettingsService } from './settings/settings.service.ts';
+import { createSettingsRouter } from './settings/settings.routes.ts';
+import { FieldPages } from './fields/field-pages.cache.ts';
+import { FieldsService } from './fields/fields.service.ts';
+import { FieldContextsService } from './fields/field-contexts.service.ts';
+import { createFieldsAdminRouter } from './fields/fields-admin.routes.ts';
+import { createFieldsUserRouter } from './fields/fields-user.routes.ts';
+import { GrantsService } from './grants/grants.service.ts';
+import { createGrantsRouter } from './grants/grants.routes.ts';
+import { registerGrantCleanup } from './grants/grant-cleanup.hook.ts';
+import { grantsImport } from './grants/grants.importer.ts';
+import { OptionsService } from './options/options.service.ts';
+import { OptionListCache } from './options/options.cache.ts';
 import { createOptionsRouter } from './options/options.routes.ts';
+import { defaultsImport, optionsImport } from './options/options.importer.ts';
+import { DefaultsService } from './defaults/defaults.service.ts';
+import { createDefaultsRouter } from './defaults/defaults.routes.ts';
+import { createHealthRouter } from './health/health.routes.ts';
 
 /** Base paths the field editor answers under: its own name and the original product's, each in two versions. */
 export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
@@ -13,7 +33,58 @@ export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
   { path: '/rest/jiracustomfieldeditorplugin/1.2', version: '1.2' },
 ];
 
-/** Every router of the field editor for one base path. */
-export function createFieldeditorRouters(ctx: AppServices, version: ApiVersion): Router[] {
-  return [createAdminRouter(ctx, ctx.fieldeditorGrants, version), createUserRouter(ctx, version), createOptionsRouter(ctx, version)];
+/** The field editor's services of one process (one set of caches shared by every base path). */
+export interface Fieldeditor {
+  access: FieldAccess;
+  settings: SettingsService;
+  fields: FieldsService;
+  contexts: FieldContextsService;
+  grants: GrantsService;
+  options: OptionsService;
+  defaults: DefaultsService;
+}
+
+/** Builds the services and registers the field editor's hook in the directory (grants go with their user or group). */
+export function createFieldeditor(deps: { db: Db; events: EventBus; baseUrl: string; directoryHooks: DirectoryHooks }): Fieldeditor {
+  const { db, events, baseUrl } = deps;
+  const access = new FieldAccess(db.knex, db.kind);
+  const settings = new SettingsService(db.knex);
+  registerGrantCleanup(deps.directoryHooks);
+  return {
+    access,
+    settings,
+    fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes), settings),
+    contexts: new FieldContextsService(db.knex, db.changes, access),
+    grants: new GrantsService(db.knex, baseUrl, db.changes, access),
+    options: new OptionsService(db.knex, events, settings, new OptionListCache()),
+    defaults: new DefaultsService(db.knex, events, settings),
+  };
+}
+
+/** The field editor's parts of the import document, in the order they run (after the tracker's). */
+export const fieldeditorImports: ImportPart[] = [grantsImport, optionsImport, defaultsImport];
+
+/** Runs before authentication on every base path. */
+export const createFieldeditorPublicRouters = (db: Db): Router[] => [
+  createHealthRouter({ ping: async () => void (await db.knex.raw('select 1')) }),
+];
+
+/**
+ * Every router of the field editor for one base path. The guards come first: `/admin/customfields` for
+ * administrators, `/user` for any signed-in user; then the routers, literal paths before parameters
+ * (`/contexts/permissions` before `/contexts/:contextId`, `/options/default` before `/options/:optionId`).
+ */
+export function createFieldeditorRouters(fe: Fieldeditor, version: ApiVersion): Router[] {
+  const guards = Router();
+  guards.use('/admin/customfields', requireAdmin);
+  guards.use('/user', requireUser);
+  return [
+    guards,
+    createGrantsRouter({ grants: fe.grants, version }),
+    createFieldsAdminRouter({ fields: fe.fields, contexts: fe.contexts, version }),
+    createFieldsUserRouter({ fields: fe.fields, version }),
+    createDefaultsRouter({ access: fe.access, defaults: fe.defaults }),
+    createOptionsRouter({ access: fe.access, options: fe.options }),
+    createSettingsRouter({ settings: fe.settings, version }),
+  ];
 }

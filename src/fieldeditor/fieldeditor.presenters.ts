@@ -1,6 +1,6 @@
 import type { ContextDetails } from '../tracker/contexts.service.ts';
 import type { IssueTypeRow, ProjectRow } from '../tracker/catalog.repository.ts';
-import type { FieldRef } from './access/edit-rule.ts';
+import type { FieldRef } from '../tracker/refs.ts';
 import type { GrantRow } from './grants/grants.repository.ts';
 
 /** JSON shapes of fieldeditor-api.md ("Resources and their fields"). */

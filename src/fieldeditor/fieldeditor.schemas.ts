@@ -1,50 +1,19 @@
 import { z } from 'zod';
-import { idValue } from '../tracker/tracker.schemas.ts';
 
-/** Largest page the paginated lists hand out; a larger `maxResults` is served as this many (documented). */
-export const MAX_PAGE_SIZE = 1000;
-export const DEFAULT_PAGE_SIZE = 20;
+/** Schemas shared by several resources of the field editor. */
 
-const single = (name: string) => z.string({ error: `${name} must be given once, as a single value.` });
+/** true/false, or the strings "true"/"false" (any case, surrounding blanks ignored). */
+export const lenientBoolean = z.union([
+  z.boolean(),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['true', 'false'], { error: 'must be a boolean (true or false)' }))
+    .transform((s) => s === 'true'),
+], { error: 'must be a boolean (true or false)' });
 
-const nonNegative = (name: string) =>
-  single(name)
-    .regex(/^[+-]?\d+$/, `${name} must be an integer.`)
-    .refine((v) => !v.startsWith('-') || /^-0+$/.test(v), `${name} must not be negative.`)
-    // Beyond 2^53 the value cannot be represented exactly; every such offset is past the end anyway.
-    .transform((v) => Math.min(Number(v.replace(/^[+-]/, '')), Number.MAX_SAFE_INTEGER));
-
-/**
- * A1/U1 paging parameters. `+name` arrives as ` name` when the client did not percent-encode the plus
- * (a `+` in a query string means a space), so a leading space is read as `+`.
- */
-export const pageQuery = z.object({
-  startAt: nonNegative('startAt').optional(),
-  maxResults: nonNegative('maxResults').optional(),
-  orderBy: single('orderBy')
-    .transform((v) => (v.startsWith(' ') ? `+${v.slice(1)}` : v))
-    .pipe(z.enum(['fieldName', 'name', '+name', '-name'], { error: "orderBy must be one of 'fieldName', 'name', '+name', '-name'." }))
-    .optional(),
-  filter: single('filter').max(255, 'filter must be at most 255 characters.').optional(),
-});
-
-export const PAGE_PARAMS = ['startAt', 'maxResults', 'orderBy', 'filter'] as const;
-
-export interface PageRequest {
-  startAt: number;
-  maxResults: number;
-  descending: boolean;
-  filter: string;
-}
-
-export function toPageRequest(q: z.output<typeof pageQuery>): PageRequest {
-  return {
-    startAt: q.startAt ?? 0,
-    maxResults: Math.min(q.maxResults ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
-    descending: q.orderBy === '-name',
-    filter: q.filter ?? '',
-  };
-}
+export const bodyObject = { error: 'the request body must be a JSON object' };
 
 /** `expand=a,b`: unknown keys are ignored (as the hosts do), a repeated parameter is merged. */
 export const expandQuery = z.object({
@@ -53,57 +22,3 @@ export const expandQuery = z.object({
     .optional()
     .transform((v) => new Set((Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))),
 });
-
-const principal = (what: string) =>
-  z
-    .string({ error: `Each ${what} name must be a string.` })
-    .trim()
-    .min(1, `A ${what} name must not be empty.`)
-    .max(255, `A ${what} name must be at most 255 characters.`);
-
-/** A3 body: the complete global lists; a list left out means an empty list (full replacement). */
-export const permissionBody = z
-  .strictObject({
-    userlist: z.array(principal('user'), { error: 'userlist must be an array of user names.' }).max(10_000).nullish(),
-    grouplist: z.array(principal('group'), { error: 'grouplist must be an array of group names.' }).max(10_000).nullish(),
-  })
-  .nullish()
-  .transform((b) => ({ userlist: b?.userlist ?? [], grouplist: b?.grouplist ?? [] }));
-
-/** A context id in a body: a number, a digit string, or the literal `default`. */
-const contextIdValue = z.union([idValue, z.literal('default')], { error: "contextId must be a context id or 'default'." });
-
-/** A4 body: one user or one group, granted or revoked, globally or for one context. */
-export const patchBody = z
-  .strictObject({
-    user: principal('user').optional(),
-    group: principal('group').optional(),
-    action: z.enum(['GRANT', 'REVOKE'], { error: "action must be 'GRANT' or 'REVOKE'." }),
-    type: z.enum(['GLOBAL', 'CONTEXT'], { error: "type must be 'GLOBAL' or 'CONTEXT'." }),
-    contextId: contextIdValue.nullish(),
-  })
-  .superRefine((b, c) => {
-    if ((b.user === undefined) === (b.group === undefined)) {
-      c.addIssue({ code: 'custom', path: ['user'], message: 'Send exactly one of user or group.' });
-    }
-    if (b.type === 'CONTEXT' && (b.contextId === undefined || b.contextId === null)) {
-      c.addIssue({ code: 'custom', path: ['contextId'], message: 'contextId is required for type CONTEXT.' });
-    }
-  });
-
-/** A10 body: the complete context grants of the field; contexts left out lose their grants. */
-export const contextPermissionsBody = z
-  .array(
-    z.strictObject({
-      contextId: contextIdValue,
-      userlist: z.array(principal('user')).max(10_000).nullish(),
-      grouplist: z.array(principal('group')).max(10_000).nullish(),
-      // Sent back by clients that round-trip A9's answer; ignored.
-      userlistWithFullnames: z.unknown().optional(),
-    }),
-    { error: 'The body must be an array of context permission records.' },
-  )
-  .max(10_000);
-
-export type PatchInput = z.output<typeof patchBody>;
-export type ContextPermissionsInput = z.output<typeof contextPermissionsBody>;

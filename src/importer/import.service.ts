@@ -1,45 +1,41 @@
-import type { Knex } from 'knex';
-import type { AppServices } from '../services.ts';
-import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
-import { WIKI_TOPIC } from '../wiki/wiki-write.ts';
-import { TRACKER_TOPIC } from '../tracker/tracker-write.ts';
+import { z } from 'zod';
+import type { Db } from '../platform/db/knex.ts';
+import type { PasswordHasher } from '../platform/auth/password-hasher.ts';
 import { parseWith } from '../platform/http/validate.ts';
-import { importDocumentSchema, type ImportDocument, type ParsedImportDocument } from './import.schema.ts';
-import { importDirectory } from './directory.importer.ts';
-import { importWikiContent, importWikiSpaces } from '../wiki/wiki.importer.ts';
-import { importFieldGrants, importTrackerCatalog, importTrackerFields } from '../tracker/tracker.importer.ts';
-import { importFieldDefaults, importFieldOptions } from '../fieldeditor/options/options.importer.ts';
+import type { ImportPart, ImportSummary, Progress } from '../platform/import/import-part.ts';
 
-export type Progress = (message: string) => void;
+export type { ImportSummary, Progress } from '../platform/import/import-part.ts';
 
-export interface ImportSummary {
-  [section: string]: { created: number; skipped: number };
+/** An `import FILE` document: checked against the parts' members before anything is written. */
+export type ImportDocument = Record<string, unknown>;
+
+/** What an import needs: the database, the password hasher, and the parts in the order they run. */
+export interface ImportDeps {
+  db: Db;
+  hasher: PasswordHasher;
+  importParts: readonly ImportPart[];
 }
 
-/** One section of an import document, applied inside the import's transaction. */
-export type SectionImporter = (
-  trx: Knex.Transaction,
-  doc: ParsedImportDocument,
-  ctx: AppServices,
-  progress: Progress,
-  summary: ImportSummary,
-) => Promise<void>;
-
-/** Sections run in this order (a page needs its space, a grant its field). Features append theirs. */
-const importers: SectionImporter[] = [importDirectory, importWikiSpaces, importWikiContent, importTrackerCatalog, importTrackerFields, importFieldGrants, importFieldOptions, importFieldDefaults];
+/** The whole document's schema: every part's members, each optional; unknown top-level keys are refused. */
+function documentSchema(parts: readonly ImportPart[]) {
+  const members: Record<string, z.ZodType> = { version: z.literal(1).optional() };
+  for (const part of parts) for (const [key, schema] of Object.entries(part.members)) members[key] = schema.optional();
+  return z.strictObject(members);
+}
 
 /**
  * Validates the whole document first, then applies it in ONE transaction: an import either lands
  * completely or changes nothing. Existing records (same name or key) are kept and counted as skipped,
- * so running the same file twice is harmless.
+ * so running the same file twice is harmless. A typo in a top-level key is refused rather than ignored.
  */
-export async function runImport(ctx: AppServices, input: ImportDocument | unknown, progress: Progress): Promise<ImportSummary> {
-  const doc = parseWith(importDocumentSchema, input, 'document');
+export async function runImport(deps: ImportDeps, input: ImportDocument | unknown, progress: Progress): Promise<ImportSummary> {
+  const doc = parseWith(documentSchema(deps.importParts), input, 'document') as Record<string, unknown>;
   const summary: ImportSummary = {};
-  await ctx.db.knex.transaction(async (trx) => {
-    for (const run of importers) await run(trx, doc, ctx, progress, summary);
+  const tools = { progress, summary, hashPassword: (p: string) => deps.hasher.hash(p) };
+  await deps.db.knex.transaction(async (trx) => {
+    for (const part of deps.importParts) await part.run(trx, doc, tools);
   });
-  // An import may touch anything: every node drops every cached answer.
-  for (const topic of [DIRECTORY_TOPIC, WIKI_TOPIC, TRACKER_TOPIC]) await ctx.db.changes.publish(topic);
+  // Every node drops the cached answers of everything the import may have touched.
+  for (const topic of new Set(deps.importParts.flatMap((p) => p.announces))) await deps.db.changes.publish(topic);
   return summary;
 }

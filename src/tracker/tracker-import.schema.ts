@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { userName, groupName } from '../directory/directory.schemas.ts';
 import { createFieldBody, createIssueTypeBody, createProjectBody } from './tracker.schemas.ts';
 
 const explicitId = z.number().int().positive().max(2_147_483_647).optional();
 
-/** Import sections of the tracker host and the field-editor grants (see README "Import format"). */
+/** Import sections of the tracker host (see README "Import format"). */
 export const importProjects = z.array(createProjectBody.extend({ id: explicitId }));
 export const importIssueTypes = z.array(createIssueTypeBody.extend({ id: explicitId }));
 
@@ -24,18 +23,4 @@ export const importFields = z.array(
       )
       .optional(),
   }),
-);
-
-/** A grant names its field by id or by name, and its context by id, name or `default` (none: global). */
-export const importGrants = z.array(
-  z
-    .strictObject({
-      fieldId: z.number().int().positive().optional(),
-      fieldName: z.string().min(1).optional(),
-      context: z.union([z.number().int().positive(), z.string().min(1)]).optional(),
-      user: userName.optional(),
-      group: groupName.optional(),
-    })
-    .refine((g) => (g.fieldId === undefined) !== (g.fieldName === undefined), 'Name the field by fieldId or fieldName (one of them).')
-    .refine((g) => (g.user === undefined) !== (g.group === undefined), 'Name one user or one group.'),
 );

@@ -1,10 +1,9 @@
-import type { ImportDocument } from '../importer/import.schema.ts';
 import { MULTI_LEVEL_CASCADING_KEY, SYSTEM_PREFIX } from './field-types.ts';
 
 /**
  * The tracker part of the demo data set: project DEMO, issue types, one custom field of each editable type
- * (fixed ids, so that the README's curl lines work as printed) and grants for alice. The options of these
- * fields belong to the options feature's demo sections (they use DEMO_FIELDS).
+ * (fixed ids, so that the README's curl lines work as printed). The grants and options of these fields
+ * belong to the field editor's demo sections (they use DEMO_FIELDS).
  */
 export const DEMO_FIELDS = {
   singleSelect: { id: 10000, defaultContextId: 10100, name: 'Demo Single Select', type: `${SYSTEM_PREFIX}select` },
@@ -18,7 +17,7 @@ export const DEMO_FIELDS = {
 /** Second context of the single select, bound to project DEMO. */
 export const DEMO_PROJECT_CONTEXT_ID = 10110;
 
-export function trackerDemoSections(): Pick<ImportDocument, 'projects' | 'issueTypes' | 'fields' | 'grants'> {
+export function trackerDemoSections(): Record<string, unknown[]> {
   return {
     projects: [{ id: 10000, key: 'DEMO', name: 'Demo project', description: 'Project of the demo data set', lead: 'alice' }],
     issueTypes: [
@@ -36,11 +35,6 @@ export function trackerDemoSections(): Pick<ImportDocument, 'projects' | 'issueT
         ? { contexts: [{ id: DEMO_PROJECT_CONTEXT_ID, name: 'DEMO project bugs', description: 'Bugs of project DEMO', projectKeys: ['DEMO'], issueTypeNames: ['Bug'] }] }
         : {}),
     })),
-    grants: [
-      { fieldId: DEMO_FIELDS.singleSelect.id, user: 'alice' },
-      { fieldId: DEMO_FIELDS.cascading.id, user: 'alice' },
-      { fieldId: DEMO_FIELDS.radio.id, context: 'default', group: 'developers' },
-    ],
   };
 }
 

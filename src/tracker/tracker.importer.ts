@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { badRequest } from '../platform/http/app-error.ts';
-import type { SectionImporter } from '../importer/import.service.ts';
-import { grantsRepository } from '../fieldeditor/grants/grants.repository.ts';
+import { importPart } from '../platform/import/import-part.ts';
+import { importFields, importIssueTypes, importProjects } from './tracker-import.schema.ts';
+import { TRACKER_TOPIC } from './tracker-write.ts';
 import { catalogRepository, bumpSequence } from './catalog.repository.ts';
 import { fieldsRepository } from './fields.repository.ts';
 import { trackerRules, defaultContextName, DEFAULT_CONTEXT_DESCRIPTION } from './tracker.service.ts';
@@ -9,7 +10,7 @@ import { trackerRules, defaultContextName, DEFAULT_CONTEXT_DESCRIPTION } from '.
 const CHUNK = 500;
 
 /** Projects (skipped when the key exists) and issue types (skipped when the name exists). */
-export const importTrackerCatalog: SectionImporter = async (trx, doc, _ctx, _progress, summary) => {
+export const trackerCatalogImport = importPart({ projects: importProjects, issueTypes: importIssueTypes }, [TRACKER_TOPIC], async (trx, doc, { summary }) => {
   const p = (summary.projects = { created: 0, skipped: 0 });
   for (const item of doc.projects ?? []) {
     if (await catalogRepository.findProjectByKey(trx, item.key)) p.skipped++;
@@ -28,14 +29,14 @@ export const importTrackerCatalog: SectionImporter = async (trx, doc, _ctx, _pro
   }
   if (p.created > 0) await bumpSequence(trx, 'projects');
   if (t.created > 0) await bumpSequence(trx, 'issue_types');
-};
+});
 
 /**
  * Custom fields with their default context (and optional further contexts). A field is skipped when its
  * explicit id exists, or (without id) when a field of the same name and type exists, so a re-import is
  * harmless. Fields are inserted in batches of 500: seeding tens of thousands stays a few dozen statements.
  */
-export const importTrackerFields: SectionImporter = async (trx, doc, _ctx, progress, summary) => {
+export const trackerFieldsImport = importPart({ fields: importFields }, [TRACKER_TOPIC], async (trx, doc, { progress, summary }) => {
   const s = (summary.fields = { created: 0, skipped: 0 });
   const c = (summary.contexts = { created: 0, skipped: 0 });
   const items = doc.fields ?? [];
@@ -72,7 +73,7 @@ export const importTrackerFields: SectionImporter = async (trx, doc, _ctx, progr
     await bumpSequence(trx, 'custom_fields');
     await bumpSequence(trx, 'field_contexts');
   }
-};
+});
 
 async function importContext(
   trx: Knex,
@@ -97,39 +98,3 @@ async function importContext(
   await fieldsRepository.setIssueTypes(trx, row.id, [...new Set(typeIds)]);
   c.created++;
 }
-
-/** Field-editor grants; an existing grant is skipped. Users and groups must exist. */
-export const importFieldGrants: SectionImporter = async (trx, doc, _ctx, progress, summary) => {
-  const s = (summary.grants = { created: 0, skipped: 0 });
-  for (const [i, g] of (doc.grants ?? []).entries()) {
-    const where = `Grant ${i + 1}`;
-    const field = (await (g.fieldId !== undefined
-      ? trx('custom_fields').where({ id: g.fieldId }).first('id')
-      : trx('custom_fields').where({ name_key: g.fieldName?.toLowerCase() }).orderBy('id').first('id'))) as { id: number } | undefined;
-    if (!field) throw badRequest(`${where}: unknown field ${g.fieldId ?? g.fieldName}`, undefined, 'FIELD_NOT_FOUND');
-    let contextId: number | null = null;
-    if (g.context !== undefined) {
-      const q = trx('field_contexts').where({ field_id: field.id });
-      const row = (await (g.context === 'default' ? q.andWhere({ is_default: true }) : typeof g.context === 'number' ? q.andWhere({ id: g.context }) : q.andWhere({ name: g.context })).first('id')) as
-        | { id: number }
-        | undefined;
-      if (!row) throw badRequest(`${where}: unknown context ${g.context}`, undefined, 'CONTEXT_NOT_FOUND');
-      contextId = row.id;
-    }
-    const principal = g.user !== undefined ? { type: 'user' as const, name: g.user } : { type: 'group' as const, name: g.group ?? '' };
-    const table = principal.type === 'user' ? 'users' : 'groups';
-    if (!(await trx(table).where({ name_key: principal.name.toLowerCase() }).first('id'))) {
-      throw badRequest(`${where}: unknown ${principal.type} ${principal.name}`, undefined, 'PRINCIPAL_NOT_FOUND');
-    }
-    const existing = await trx('field_grants')
-      .where({ field_id: field.id, principal_type: principal.type, principal_key: principal.name.toLowerCase() })
-      .andWhere((w) => (contextId === null ? w.whereNull('context_id') : w.where({ context_id: contextId })))
-      .first('id');
-    if (existing) s.skipped++;
-    else {
-      await grantsRepository.add(trx, field.id, contextId, [principal]);
-      s.created++;
-    }
-    if ((i + 1) % 100 === 0) progress(`grants: ${i + 1}`);
-  }
-};

@@ -76,6 +76,3 @@ export async function decideView(q: Knex, user: AuthUser | undefined, contentId:
     content: { id: row.id, type: row.type, title: row.title, spaceKey: row.space_key, spaceName: row.space_name },
   };
 }
-
-/** True when the decision lets the caller see the content. */
-export const isViewable = (d: ViewDecision): d is Extract<ViewDecision, { state: 'allowed' }> => d.state === 'allowed';

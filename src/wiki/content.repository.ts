@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { ContentType } from './content-access.ts';
-import type { CodeboxRow } from './content-storage.ts';
 
 export interface ContentRow {
   id: number;
@@ -112,12 +111,6 @@ export const contentRepository = {
   async versionBody(q: Knex, id: number, number: number): Promise<string | undefined> {
     const row = (await q('content_versions').select('body').where({ content_id: id, number }).first()) as { body: string } | undefined;
     return row?.body;
-  },
-
-  /** Replaces the content's code-box index rows: one delete, one multi-row insert. */
-  async replaceCodeboxes(q: Knex, contentId: number, rows: CodeboxRow[]): Promise<void> {
-    await q('codeboxes').where({ content_id: contentId }).del().returning('macro_id');
-    if (rows.length > 0) await q('codeboxes').insert(rows.map((r) => ({ content_id: contentId, ...r })));
   },
 
   /** Trashes the content and its comments. */

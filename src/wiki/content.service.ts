@@ -7,6 +7,7 @@ import { decideView, type ContentType } from './content-access.ts';
 import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
 import { spacesRepository as spaces, type SpaceRow } from './spaces.repository.ts';
 import { prepareStorage } from './content-storage.ts';
+import type { ContentIndexers } from './content-indexer.ts';
 import { findMacroById } from './storage/storage-format.ts';
 import type { CreateContentBody, UpdateContentBody } from './wiki.schemas.ts';
 
@@ -36,6 +37,7 @@ export class ContentService {
   constructor(
     private readonly knex: Knex,
     private readonly changes: ChangeFeed,
+    private readonly indexers: ContentIndexers,
   ) {}
 
   /** The content if the caller may view it (404 otherwise), with the optional parts requested. */
@@ -63,10 +65,10 @@ export class ContentService {
         throw forbidden(`Not permitted to create ${body.type} content in space ${space.key}`);
       }
       const place = await this.placement(trx, user, space, body);
-      const prepared = prepareStorage(body.body.storage.value);
+      const prepared = prepareStorage(body.body.storage.value, this.indexers);
       const id = await contents.insert(trx, { ...place, type: body.type, spaceId: space.id, body: prepared.xhtml, userId: user.id });
       await contents.insertVersion(trx, { contentId: id, number: 1, title: place.title, body: prepared.xhtml, userId: user.id });
-      await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
+      await prepared.index(trx, id);
       // An administrator may create where it cannot read (no implicit view), so no view check here.
       return this.load(trx, id, { ancestors: true, container: true });
     });
@@ -106,13 +108,13 @@ export class ContentService {
       }
       // Comments keep the title derived from their container.
       const title = row.type === 'comment' ? row.title : (body.title ?? row.title);
-      const prepared = body.body ? prepareStorage(body.body.storage.value) : undefined;
+      const prepared = body.body ? prepareStorage(body.body.storage.value, this.indexers) : undefined;
       const xhtml = prepared?.xhtml ?? row.body;
       if (!(await contents.updateIfVersion(trx, id, row.version, { title, body: xhtml }))) {
         throw conflict(`Version must be incremented on update. Current version is: ${row.version + 1}`, 'STALE_VERSION');
       }
       await contents.insertVersion(trx, { contentId: id, number: row.version + 1, title, body: xhtml, userId: user.id });
-      if (prepared) await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
+      if (prepared) await prepared.index(trx, id);
       return this.load(trx, id, { ancestors: true, container: true });
     });
   }

@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import { AppError, badRequest } from '../platform/http/app-error.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
-import type { SectionImporter } from '../importer/import.service.ts';
+import { importPart, type ImportPart } from '../platform/import/import-part.ts';
+import type { ContentIndexers } from './content-indexer.ts';
+import { importContent, importSpaces } from './wiki-import.schema.ts';
+import { WIKI_TOPIC } from './wiki-write.ts';
 import { spacesRepository as spaces } from './spaces.repository.ts';
 import { contentRepository as contents } from './content.repository.ts';
 import { restrictionsRepository as restrictions } from './restrictions.repository.ts';
@@ -24,7 +27,7 @@ async function groupId(trx: Knex, name: string, where: string): Promise<number> 
 }
 
 /** Spaces with their permissions. An existing space (same key) is skipped; its missing grants are added. */
-export const importWikiSpaces: SectionImporter = async (trx, doc, _ctx, _progress, summary) => {
+const spacesImport = importPart({ spaces: importSpaces }, [WIKI_TOPIC], async (trx, doc, { summary }) => {
   const s = (summary.spaces = { created: 0, skipped: 0 });
   const p = (summary.spacePermissions = { created: 0, skipped: 0 });
   for (const item of doc.spaces ?? []) {
@@ -52,14 +55,15 @@ export const importWikiSpaces: SectionImporter = async (trx, doc, _ctx, _progres
       }
     }
   }
-};
+});
 
 /**
  * Pages, blog posts and comments, through the same storage step as a REST save (parse, macro ids,
  * code-box index). Skipped: an item whose `id` exists, or, without `id`, one whose space, type, title and
  * parent/container match existing current content. Content with explicit ids moves the id sequence on.
  */
-export const importWikiContent: SectionImporter = async (trx, doc, _ctx, progress, summary) => {
+const contentImport = (indexers: ContentIndexers) =>
+  importPart({ content: importContent }, [WIKI_TOPIC], async (trx, doc, { progress, summary }) => {
   const list = doc.content ?? [];
   const c = (summary.content = { created: 0, skipped: 0 });
   let explicitIds = false;
@@ -84,7 +88,7 @@ export const importWikiContent: SectionImporter = async (trx, doc, _ctx, progres
     }
     let prepared;
     try {
-      prepared = prepareStorage(item.body);
+      prepared = prepareStorage(item.body, indexers);
     } catch (err) {
       if (err instanceof AppError) throw badRequest(`${where}: ${err.message}`, undefined, err.code);
       throw err;
@@ -102,7 +106,7 @@ export const importWikiContent: SectionImporter = async (trx, doc, _ctx, progres
     });
     explicitIds ||= item.id !== undefined;
     await contents.insertVersion(trx, { contentId: id, number: 1, title, body: prepared.xhtml, userId: author });
-    await contents.replaceCodeboxes(trx, id, prepared.codeboxes);
+    await prepared.index(trx, id);
     if (item.restrictions) {
       const users = await Promise.all((item.restrictions.users ?? []).map((n) => userId(trx, n, where)));
       const groups = await Promise.all((item.restrictions.groups ?? []).map((n) => groupId(trx, n, where)));
@@ -111,7 +115,7 @@ export const importWikiContent: SectionImporter = async (trx, doc, _ctx, progres
     c.created++;
   }
   if (explicitIds) await contents.bumpIdSequence(trx);
-};
+  });
 
 async function exists(
   trx: Knex,
@@ -124,3 +128,6 @@ async function exists(
     .first('id');
   return row !== undefined;
 }
+
+/** The wiki's parts of the import document: spaces, then content (whose bodies the indexers index). */
+export const wikiImports = (indexers: ContentIndexers): ImportPart[] => [spacesImport, contentImport(indexers)];

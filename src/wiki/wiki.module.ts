@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Router } from 'express';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
+import type { ContentIndexers } from './content-indexer.ts';
 import { SpacesService } from './spaces.service.ts';
 import { ContentService } from './content.service.ts';
 import { RestrictionsService } from './restrictions.service.ts';
@@ -13,8 +14,9 @@ export interface WikiServices {
   restrictions: RestrictionsService;
 }
 
-export function createWikiServices(knex: Knex, changes: ChangeFeed): WikiServices {
-  const content = new ContentService(knex, changes);
+/** `indexers`: derived data of page bodies that add-ons keep (content-indexer.ts), written in each save. */
+export function createWikiServices(knex: Knex, changes: ChangeFeed, indexers: ContentIndexers): WikiServices {
+  const content = new ContentService(knex, changes, indexers);
   return { spaces: new SpacesService(knex, changes), content, restrictions: new RestrictionsService(knex, changes, content) };
 }
 

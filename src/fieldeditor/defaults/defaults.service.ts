@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import type { EventBus } from '../../platform/events/event-bus.ts';
-import type { ContextRef, FieldRef } from '../access/edit-rule.ts';
+import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { defaultKindOf, type OptionRow } from '../options/options.model.ts';
 import { findOptions, lockList } from '../options/options.repository.ts';
 import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
-import { onlyAdminsMayDeleteOptions } from '../settings/settings.repository.ts';
-import { deleteAdminsOnly, unsupportedFieldType } from '../options/options.errors.ts';
-import type { Actor } from '../options/options.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { unsupportedFieldType } from '../options/options.errors.ts';
+import type { Actor } from '../access/actor.ts';
 
 export interface DefaultWrite {
   optionId?: number | null;
@@ -31,6 +31,7 @@ export class DefaultsService {
   constructor(
     private readonly knex: Knex,
     private readonly events: EventBus,
+    private readonly settings: SettingsService,
   ) {}
 
   async get(field: FieldRef, context: ContextRef): Promise<DefaultValueRead> {
@@ -63,9 +64,9 @@ export class DefaultsService {
   /** Clears the default (nothing set is fine too). Subject to the only-admins-delete setting like every delete. */
   async remove(actor: Actor, field: FieldRef, context: ContextRef): Promise<void> {
     this.kindOf(field);
-    if (!actor.isAdmin && (await onlyAdminsMayDeleteOptions(this.knex))) throw deleteAdminsOnly();
     const before = await this.knex.transaction(async (trx) => {
       await lockList(trx, { contextId: context.id, parentId: null });
+      await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);
       await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
       return previous;

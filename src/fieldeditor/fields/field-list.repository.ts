@@ -2,26 +2,18 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { escapeLike } from '../../directory/users.repository.ts';
 import { FIELD_COLUMNS, type FieldRow } from '../../tracker/fields.repository.ts';
-import { groupKeysOf } from '../access/edit-rule.ts';
-import type { PageRequest } from '../fieldeditor.schemas.ts';
+import { fieldIdsReaching } from '../access/edit-rule.ts';
+import type { PageRequest } from './fields.schemas.ts';
 
 /**
  * Set-based field lists for A1 and U1: a count and one page query (never all fields in memory), ordered by
- * the (name_key, id) index. `forUser` narrows to fields on which the user holds any grant, directly or
- * through a group: one semi-join over the grants' principal index.
+ * the (name_key, id) index. `forUser` narrows to fields on which the user holds any grant (edit-rule.ts):
+ * one semi-join over the grants' principal index.
  */
 function base(q: Knex, filter: string, forUser?: AuthUser) {
   const b = q('custom_fields as f');
   if (filter !== '') b.whereRaw("f.name_key like ? escape '\\'", [`%${escapeLike(filter.toLowerCase())}%`]);
-  if (forUser) {
-    b.whereIn(
-      'f.id',
-      q('field_grants as g')
-        .select('g.field_id')
-        .where((w) => w.where('g.principal_type', 'user').andWhere('g.principal_key', forUser.name.toLowerCase()))
-        .orWhere((w) => w.where('g.principal_type', 'group').whereIn('g.principal_key', groupKeysOf(q, forUser.id))),
-    );
-  }
+  if (forUser) b.whereIn('f.id', fieldIdsReaching(q, forUser));
   return b;
 }
 

@@ -4,8 +4,8 @@ import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import { DIRECTORY_TOPIC } from '../../platform/auth/authenticator.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
-import { adminFieldPage, userFieldPage } from './fields.service.ts';
-import type { PageRequest } from '../fieldeditor.schemas.ts';
+import { adminFieldPage, userFieldPage } from './field-pages.ts';
+import type { PageRequest } from './fields.schemas.ts';
 
 type AdminPage = Awaited<ReturnType<typeof adminFieldPage>>;
 type UserPage = Awaited<ReturnType<typeof userFieldPage>>;

@@ -1,55 +1,61 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
-import { describeContexts } from '../../tracker/contexts.service.ts';
-import { fieldsRepository } from '../../tracker/fields.repository.ts';
-import { toContextRef, toFieldRef } from '../access/edit-rule.ts';
-import { allFields, pageOfFields } from './field-list.repository.ts';
-import { grantsRepository } from '../grants/grants.repository.ts';
-import type { PageRequest } from '../fieldeditor.schemas.ts';
-import { contextRecord, fieldRecord, permissionRecord } from '../fieldeditor.presenters.ts';
+import { contextsOfField, describeContexts } from '../../tracker/contexts.service.ts';
+import type { FieldAccess } from '../access/access.service.ts';
+import { actorOf } from '../access/actor.ts';
+import { fieldPermissionDenied } from '../fieldeditor.errors.ts';
+import { contextRecord, fieldRecord } from '../fieldeditor.presenters.ts';
+import { readDefaultValue } from '../defaults/defaults.repository.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import type { FieldPages } from './field-pages.cache.ts';
+import { legacyFieldList } from './field-pages.ts';
+import type { PageRequest } from './fields.schemas.ts';
 
 /**
- * A1 and U1. The paginated forms cost a fixed number of queries whatever the page size: count, page,
- * the page's grants, and (when some grant names a context) those contexts and their scope.
+ * The field lists (A1, U1) and what a user may edit of one field (U2, U3). A `null` page asks for the
+ * deprecated plain array; a page request for the page wrapper (served from the per-node page cache).
  */
-export async function adminFieldPage(q: Knex, page: PageRequest) {
-  const started = performance.now();
-  const { total, rows } = await pageOfFields(q, page);
-  const grants = await grantsRepository.ofFields(q, rows.map((r) => r.id));
-  const contextIds = [...new Set(grants.map((g) => g.context_id).filter((id): id is number => id !== null))];
-  const contexts = await describeContexts(q, (await fieldsRepository.contextsByIds(q, contextIds)).map(toContextRef));
-  const values = rows.map((row) => {
-    const mine = grants.filter((g) => g.field_id === row.id);
+export class FieldsService {
+  constructor(
+    private readonly knex: Knex,
+    private readonly access: FieldAccess,
+    private readonly pages: FieldPages,
+    private readonly settings: SettingsService,
+  ) {}
+
+  /** A1: every field with its grants. */
+  adminList(page: PageRequest | null) {
+    return page ? this.pages.admin(page) : legacyFieldList(this.knex);
+  }
+
+  /** U1: the fields on which the user holds any grant. */
+  userList(user: AuthUser, page: PageRequest | null) {
+    return page ? this.pages.user(page, user) : legacyFieldList(this.knex, user);
+  }
+
+  /** U2: with a global grant every context of the field; otherwise the contexts the user holds a grant on. */
+  async userContexts(user: AuthUser, rawFieldId: string, expand: ReadonlySet<string>) {
+    const field = await this.access.field(rawFieldId);
+    const reach = await this.access.reachableContexts(user, field.id);
+    if (reach.kind === 'none') throw fieldPermissionDenied();
+    const contexts = (await contextsOfField(this.knex, field.id)).filter((c) => reach.kind === 'all' || reach.ids.has(c.id));
+    const details = await describeContexts(this.knex, contexts, { projects: expand.has('projects'), issueTypes: expand.has('issueTypes') });
+    return details.map(contextRecord);
+  }
+
+  /** U3: field, context, default value and what the user may do there. */
+  async userContext(user: AuthUser, rawFieldId: string, rawContextId: string) {
+    const { field, context } = await this.access.editable(user, rawFieldId, rawContextId);
+    const [details, defaultOption, mayDelete] = await Promise.all([
+      describeContexts(this.knex, [context]),
+      readDefaultValue(this.knex, field, context),
+      this.settings.mayDelete(actorOf(user)),
+    ]);
     return {
-      ...fieldRecord(toFieldRef(row)),
-      globalPermission: permissionRecord(mine.filter((g) => g.context_id === null)),
-      // Only contexts that carry a grant are listed (default context first, then by id).
-      contextPermissions: contexts
-        .filter((c) => c.fieldId === row.id)
-        .map((c) => ({ context: contextRecord(c), ...permissionRecord(mine.filter((g) => g.context_id === c.id)) }))
-        .filter((p) => p.userlist.length + p.grouplist.length > 0),
+      ...fieldRecord(field),
+      context: details[0] ? contextRecord(details[0]) : undefined,
+      defaultOption,
+      authenticatedUserMeta: { userAllowedToDeleteOptions: mayDelete },
     };
-  });
-  return wrap(page, total, values, started);
-}
-
-export async function userFieldPage(q: Knex, page: PageRequest, user: AuthUser) {
-  const started = performance.now();
-  const { total, rows } = await pageOfFields(q, page, user);
-  return wrap(page, total, rows.map((r) => fieldRecord(toFieldRef(r))), started);
-}
-
-/** The deprecated plain arrays: all fields (A1), or all the user may edit (U1). */
-export async function legacyFieldList(q: Knex, user?: AuthUser) {
-  return (await allFields(q, user)).map((r) => fieldRecord(toFieldRef(r)));
-}
-
-function wrap<T>(page: PageRequest, total: number, values: T[], started: number) {
-  return {
-    maxResults: page.maxResults,
-    startAt: page.startAt,
-    total,
-    processingTimeInMs: Math.round(performance.now() - started),
-    values,
-  };
+  }
 }

@@ -62,9 +62,9 @@ export const grantsRepository = {
     await (scope === 'global' ? b.whereNull('context_id') : b.whereNotNull('context_id')).del().returning('id');
   },
 
-  /** The user-deleted event: that user's grants (not its groups') go. Returns how many were removed. */
-  async removeUser(q: Knex, username: string): Promise<number> {
-    const rows = await q('field_grants').where({ principal_type: 'user', principal_key: username.toLowerCase() }).del().returning('id');
+  /** A deleted user's or group's grants (a user's groups keep theirs). Returns how many were removed. */
+  async removePrincipal(q: Knex, type: PrincipalType, name: string): Promise<number> {
+    const rows = await q('field_grants').where({ principal_type: type, principal_key: name.toLowerCase() }).del().returning('id');
     return rows.length;
   },
 };

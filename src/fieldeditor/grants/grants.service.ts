@@ -5,11 +5,12 @@ import { usersRepository } from '../../directory/users.repository.ts';
 import { groupsRepository } from '../../directory/groups.repository.ts';
 import { AppError, type FieldProblem } from '../../platform/http/app-error.ts';
 import { contextsOfField } from '../../tracker/contexts.service.ts';
-import { loadContext, loadField, parseFieldId, type ContextRef, type FieldRef } from '../access/edit-rule.ts';
+import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
+import type { FieldAccess } from '../access/access.service.ts';
+import { fieldRecord, fullnames, permissionRecord, type KnownUser } from '../fieldeditor.presenters.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { grantsRepository, type GrantRow, type Principal } from './grants.repository.ts';
-import { fullnames, permissionRecord, type KnownUser } from '../fieldeditor.presenters.ts';
-import type { ContextPermissionsInput, PatchInput } from '../fieldeditor.schemas.ts';
+import type { ContextPermissionsInput, PatchInput } from './grants.schemas.ts';
 
 /** Case-insensitive de-duplication that keeps the first spelling. */
 const dedupe = (names: readonly string[]) => [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
@@ -23,11 +24,8 @@ export class GrantsService {
     private readonly knex: Knex,
     private readonly baseUrl: string,
     private readonly changes: ChangeFeed,
+    private readonly access: FieldAccess,
   ) {}
-
-  field(rawFieldId: string): Promise<FieldRef> {
-    return loadField(this.knex, parseFieldId(rawFieldId));
-  }
 
   /** 400 naming each user or group that does not exist (A3 since 2.0.0; A4 GRANT and A10 alike). */
   private async checkPrincipals(q: Knex, users: readonly string[], groups: readonly string[], where = ''): Promise<void> {
@@ -48,19 +46,22 @@ export class GrantsService {
   }
 
   /** A2: global permission record, optionally with the field and the users' full names. */
-  async globalPermission(field: FieldRef, expand: ReadonlySet<string>) {
+  async globalPermission(rawFieldId: string, expand: ReadonlySet<string>) {
+    const field = await this.access.field(rawFieldId);
     const rows = await grantsRepository.ofField(this.knex, field.id, 'global');
     return {
       ...permissionRecord(rows),
       ...(expand.has('userlistWithFullnames') ? { userlistWithFullnames: fullnames(this.baseUrl, rows, await this.known(rows)) } : {}),
+      ...(expand.has('field') ? { field: fieldRecord(field) } : {}),
     };
   }
 
   /** A3: replaces the global lists completely. */
-  async replaceGlobal(field: FieldRef, body: { userlist: string[]; grouplist: string[] }): Promise<void> {
+  async replaceGlobal(rawFieldId: string, body: { userlist: string[]; grouplist: string[] }): Promise<void> {
     const users = dedupe(body.userlist);
     const groups = dedupe(body.grouplist);
     await trackerWrite(this.knex, this.changes, async (trx) => {
+      const field = await this.access.field(rawFieldId, trx);
       await this.checkPrincipals(trx, users, groups);
       await grantsRepository.clear(trx, field.id, 'global');
       await grantsRepository.add(trx, field.id, null, principals(users, groups));
@@ -68,11 +69,12 @@ export class GrantsService {
   }
 
   /** A4: grants or revokes one principal; idempotent; answers the resulting (global or context) record. */
-  async patch(field: FieldRef, body: PatchInput) {
+  async patch(rawFieldId: string, body: PatchInput) {
     const p: Principal = body.user !== undefined ? { type: 'user', name: body.user } : { type: 'group', name: body.group ?? '' };
     return trackerWrite(this.knex, this.changes, async (trx) => {
+      const field = await this.access.field(rawFieldId, trx);
       let context: ContextRef | null = null;
-      if (body.type === 'CONTEXT') context = await contextInBody(trx, field, body.contextId ?? '');
+      if (body.type === 'CONTEXT') context = await this.contextInBody(trx, field, body.contextId ?? '');
       if (body.action === 'GRANT') {
         await this.checkPrincipals(trx, p.type === 'user' ? [p.name] : [], p.type === 'group' ? [p.name] : []);
         await grantsRepository.add(trx, field.id, context?.id ?? null, [p]);
@@ -86,7 +88,11 @@ export class GrantsService {
   }
 
   /** A9: one record per context of the field (default first), with empty lists where nothing is granted. */
-  async contextPermissions(field: FieldRef, expand: ReadonlySet<string>, q: Knex = this.knex) {
+  async contextPermissions(rawFieldId: string, expand: ReadonlySet<string>) {
+    return this.contextRecords(await this.access.field(rawFieldId), expand, this.knex);
+  }
+
+  private async contextRecords(field: FieldRef, expand: ReadonlySet<string>, q: Knex) {
     const [contexts, rows] = await Promise.all([contextsOfField(q, field.id), grantsRepository.ofField(q, field.id, 'contexts')]);
     const known = expand.has('userlistWithFullnames') ? await this.known(rows) : undefined;
     return contexts.map((c) => {
@@ -96,11 +102,12 @@ export class GrantsService {
   }
 
   /** A10: replaces every context grant of the field; contexts not in the body keep none. */
-  async replaceContextPermissions(field: FieldRef, body: ContextPermissionsInput) {
+  async replaceContextPermissions(rawFieldId: string, body: ContextPermissionsInput) {
     return trackerWrite(this.knex, this.changes, async (trx) => {
+      const field = await this.access.field(rawFieldId, trx);
       const seen = new Map<number, { users: string[]; groups: string[] }>();
       for (const entry of body) {
-        const ctx = await contextInBody(trx, field, entry.contextId);
+        const ctx = await this.contextInBody(trx, field, entry.contextId);
         if (seen.has(ctx.id)) throw validationError([{ name: 'contextId', message: `The context ${ctx.id} is listed twice.`, value: entry.contextId }]);
         const users = dedupe(entry.userlist ?? []);
         const groups = dedupe(entry.grouplist ?? []);
@@ -109,13 +116,18 @@ export class GrantsService {
       }
       await grantsRepository.clear(trx, field.id, 'contexts');
       for (const [contextId, { users, groups }] of seen) await grantsRepository.add(trx, field.id, contextId, principals(users, groups));
-      return this.contextPermissions(field, new Set(), trx);
+      return this.contextRecords(field, new Set(), trx);
     });
   }
 
-  /** The user-deleted event: drop that user's grants (group grants stay). */
-  removeUserGrants(username: string): Promise<number> {
-    return trackerWrite(this.knex, this.changes, (trx) => grantsRepository.removeUser(trx, username));
+  /** A context named in a body must be one of the field's contexts; otherwise 400 naming contextId. */
+  private async contextInBody(q: Knex, field: FieldRef, raw: number | string): Promise<ContextRef> {
+    try {
+      return await this.access.context(field, String(raw), q);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      throw validationError([{ name: 'contextId', message: `The context ${String(raw)} does not belong to this custom field.`, value: raw }]);
+    }
   }
 }
 
@@ -123,13 +135,3 @@ const principals = (users: readonly string[], groups: readonly string[]): Princi
   ...users.map((name) => ({ type: 'user' as const, name })),
   ...groups.map((name) => ({ type: 'group' as const, name })),
 ];
-
-/** A context named in a body must be one of the field's contexts; otherwise 400 naming contextId. */
-async function contextInBody(q: Knex, field: FieldRef, raw: number | string): Promise<ContextRef> {
-  try {
-    return await loadContext(q, field, String(raw));
-  } catch (err) {
-    if (!(err instanceof AppError) || err.status >= 500) throw err;
-    throw validationError([{ name: 'contextId', message: `The context ${String(raw)} does not belong to this custom field.`, value: raw }]);
-  }
-}

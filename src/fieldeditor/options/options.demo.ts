@@ -1,4 +1,3 @@
-import type { ImportDocument } from '../../importer/import.schema.ts';
 import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../../tracker/tracker.demo.ts';
 
 /**
@@ -13,9 +12,14 @@ export const DEMO_OPTIONS = {
   america: 10040,
 } as const;
 
-export function optionsDemoSections(): Pick<ImportDocument, 'options' | 'defaults'> {
+export function optionsDemoSections(): Record<string, unknown[]> {
   const f = DEMO_FIELDS;
   return {
+    grants: [
+      { fieldId: f.singleSelect.id, user: 'alice' },
+      { fieldId: f.cascading.id, user: 'alice' },
+      { fieldId: f.radio.id, context: 'default', group: 'developers' },
+    ],
     options: [
       {
         fieldId: f.singleSelect.id,

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
-import type { SectionImporter } from '../../importer/import.service.ts';
+import { importPart } from '../../platform/import/import-part.ts';
+import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { badRequest } from '../../platform/http/app-error.ts';
-import { POSITION_GAP, defaultKindOf, isMultiLevelField, valueKey, type DefaultKind } from './options.model.ts';
+import { POSITION_GAP, defaultKindOf, valueKey, type DefaultKind } from './options.model.ts';
+import { isMultiLevel } from '../access/field-kinds.ts';
 import { lockList, type ListKey } from './options.repository.ts';
-import type { ImportOptionNode } from './options-import.schema.ts';
+import { importDefaults, importOptions, type ImportOptionNode } from './options-import.schema.ts';
 
 const CHUNK = 500;
 
@@ -83,7 +85,7 @@ async function importList(
   }
   for (const n of nodes) {
     if (!n.children || n.children.length === 0) continue;
-    if (t.kind !== 'cascading' || (depth >= 1 && !isMultiLevelField(t.field))) {
+    if (t.kind !== 'cascading' || (depth >= 1 && !isMultiLevel(t.field))) {
       throw badRequest(`${where}: "${n.value}" cannot have child options (field type or depth).`);
     }
     const parentId = idByKey.get(valueKey(n.value)) ?? 0;
@@ -92,7 +94,7 @@ async function importList(
 }
 
 /** `options` section: option lists per field and context, after the fields and contexts exist. */
-export const importFieldOptions: SectionImporter = async (trx, doc, _ctx, progress, summary) => {
+export const optionsImport = importPart({ options: importOptions }, [TRACKER_TOPIC], async (trx, doc, { progress, summary }) => {
   const counts = (summary.options = { created: 0, skipped: 0 });
   const entries = doc.options ?? [];
   for (const [i, e] of entries.entries()) {
@@ -106,10 +108,10 @@ export const importFieldOptions: SectionImporter = async (trx, doc, _ctx, progre
       `select setval('field_options_id_seq', greatest((select coalesce(max(id), 0) from field_options), (select last_value from field_options_id_seq)))`,
     );
   }
-};
+});
 
 /** `defaults` section: default values named by option value, for contexts that have none yet. */
-export const importFieldDefaults: SectionImporter = async (trx, doc, _ctx, _progress, summary) => {
+export const defaultsImport = importPart({ defaults: importDefaults }, [TRACKER_TOPIC], async (trx, doc, { summary }) => {
   const counts = (summary.defaults = { created: 0, skipped: 0 });
   for (const [i, e] of (doc.defaults ?? []).entries()) {
     const where = `defaults[${i}]`;
@@ -142,4 +144,4 @@ export const importFieldDefaults: SectionImporter = async (trx, doc, _ctx, _prog
     }
     counts.created++;
   }
-};
+});

@@ -1,3 +1,5 @@
+import { MULTI_LEVEL_CASCADING_KEY, SYSTEM_PREFIX } from '../../tracker/field-types.ts';
+
 /**
  * Shapes shared by the option, default-value and sort code: the stored row, the wire model and the
  * field-type families that decide which default members and which child endpoints apply.
@@ -41,28 +43,22 @@ export interface FieldTypeInfo {
   typeKey: string;
 }
 
-const SYSTEM = 'com.atlassian.jira.plugin.system.customfieldtypes:';
-export const MULTI_LEVEL_TYPE_KEY = 'com.sourcesense.jira.plugin.cascadingselect:multi-level-cascading-select';
 
 export type DefaultKind = 'single' | 'cascading' | 'multi';
 
 /** Which default-value members a field type uses; undefined for types whose options the editor does not manage. */
 export function defaultKindOf(field: FieldTypeInfo): DefaultKind | undefined {
   switch (field.typeKey) {
-    case `${SYSTEM}select`:
-    case `${SYSTEM}radiobuttons`:
+    case `${SYSTEM_PREFIX}select`:
+    case `${SYSTEM_PREFIX}radiobuttons`:
       return 'single';
-    case `${SYSTEM}cascadingselect`:
-    case MULTI_LEVEL_TYPE_KEY:
+    case `${SYSTEM_PREFIX}cascadingselect`:
+    case MULTI_LEVEL_CASCADING_KEY:
       return 'cascading';
-    case `${SYSTEM}multiselect`:
-    case `${SYSTEM}multicheckboxes`:
+    case `${SYSTEM_PREFIX}multiselect`:
+    case `${SYSTEM_PREFIX}multicheckboxes`:
       return 'multi';
     default:
       return undefined;
   }
 }
-
-/** Child options exist for the cascading select (two levels) and the multi-level cascading select (any depth). */
-export const hasChildOptions = (field: FieldTypeInfo): boolean => defaultKindOf(field) === 'cascading';
-export const isMultiLevelField = (field: FieldTypeInfo): boolean => field.typeKey === MULTI_LEVEL_TYPE_KEY;

@@ -1,29 +1,14 @@
 import { z } from 'zod';
+import { MAX_INT_ID } from '../../platform/http/id.schemas.ts';
+import { bodyObject, lenientBoolean } from '../fieldeditor.schemas.ts';
 import { canonicalLocale } from './sort.ts';
 
 /**
- * Request bodies of the option, move, sort, default-value and settings endpoints. Clients of the original
+ * Request bodies of the option, move and sort endpoints. Clients of the original
  * (a Java/Jackson service) send string booleans ("true"), numbers as strings and partial bodies, so the
  * schemas coerce those; unknown properties are dropped (z.object strips them); a wrong type is a 400 that
  * names the property.
  */
-
-/** true/false, or the strings "true"/"false" (any case, surrounding blanks ignored). */
-export const lenientBoolean = z.union([
-  z.boolean(),
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(['true', 'false'], { error: 'must be a boolean (true or false)' }))
-    .transform((s) => s === 'true'),
-], { error: 'must be a boolean (true or false)' });
-
-/** An id: a positive integer, or a string of digits. */
-export const lenientId = z.union([
-  z.number().int().positive().max(2147483647),
-  z.string().trim().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().positive().max(2147483647)),
-], { error: 'must be a positive integer id' });
 
 const OPTION_VALUE_MESSAGE = 'must be a text of 1 to 255 characters (blanks at either end are removed)';
 
@@ -32,8 +17,6 @@ export const optionValue = z
   .union([z.string(), z.number().finite().transform(String)], { error: OPTION_VALUE_MESSAGE })
   .transform((s) => s.trim())
   .pipe(z.string().min(1, { error: OPTION_VALUE_MESSAGE }).max(255, { error: OPTION_VALUE_MESSAGE }));
-
-const bodyObject = { error: 'the request body must be a JSON object' };
 
 /** POST option: `optionvalue` required, `disabled` optional; `id` and `sequence` are ignored on create. */
 export const createOptionBody = z.object(
@@ -86,7 +69,7 @@ export function afterId(raw: string | number): number | undefined {
   const last = text.split('/').filter((s) => s.length > 0).pop();
   if (!last || !/^\d{1,10}$/.test(last)) return undefined;
   const id = Number(last);
-  return id > 0 && id <= 2147483647 ? id : undefined;
+  return id > 0 && id <= MAX_INT_ID ? id : undefined;
 }
 
 const upper = (values: readonly [string, ...string[]], message: string) =>
@@ -114,21 +97,4 @@ export const sortBody = z.object(
       .transform((s) => (s ?? 'ASCENDING') as 'ASCENDING' | 'DESCENDING'),
   },
   bodyObject,
-);
-
-/** Default value write model; which members count depends on the field type (the others are ignored). */
-export const defaultWriteBody = z.object(
-  {
-    optionId: lenientId.nullish(),
-    childOptionId: lenientId.nullish(),
-    optionIds: z.array(lenientId, { error: 'must be an array of option ids' }).max(1000).nullish(),
-  },
-  bodyObject,
-);
-
-export const settingsBody = z.object({ onlyAdminsMayDeleteOptions: lenientBoolean.optional() }, bodyObject);
-
-/** Path ids (`optionId`, `childOptionId`): digits only. */
-export const pathId = z.string().regex(/^\d{1,10}$/, { error: 'must be a numeric id' }).transform(Number).pipe(
-  z.number().int().positive({ error: 'must be a numeric id' }).max(2147483647, { error: 'must be a numeric id' }),
 );

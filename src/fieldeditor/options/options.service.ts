@@ -1,26 +1,23 @@
 import type { Knex } from 'knex';
 import type { EventBus } from '../../platform/events/event-bus.ts';
-import { isCascading, isEditableSelect, isMultiLevel, type ContextRef, type FieldRef } from '../access/edit-rule.ts';
+import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
+import { isCascading, isEditableSelect, isMultiLevel } from '../access/field-kinds.ts';
+import type { Actor } from '../access/actor.ts';
 import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
 import { OptionListCache, type CachedList } from './options.cache.ts';
 import { readDefaultOptions } from '../defaults/defaults.repository.ts';
-import { onlyAdminsMayDeleteOptions } from '../settings/settings.repository.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
-import { afterNotSibling, deleteAdminsOnly, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
+import { afterNotSibling, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
 
 /** Which list a request addresses: the top-level options of a context, or the children of `parentId`. */
 export interface OptionScope {
   field: FieldRef;
   context: ContextRef;
   parentId: number | null;
-  /** The list's version when the caller already read it (options.access.ts does, in its one statement). */
+  /** The list's version when the caller already read it (access/scope.ts does, in its one statement). */
   listVersion?: number;
-}
-
-export interface Actor {
-  name: string;
-  isAdmin: boolean;
 }
 
 type Move = { first: true } | { afterId: number };
@@ -45,6 +42,7 @@ export class OptionsService {
   constructor(
     private readonly knex: Knex,
     private readonly events: EventBus,
+    private readonly settings: SettingsService,
     private readonly cache = new OptionListCache(),
   ) {}
 
@@ -63,7 +61,7 @@ export class OptionsService {
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
   async create(actor: Actor, scope: OptionScope, input: { value: string; disabled: boolean }): Promise<OptionJson> {
     // A sibling with the same value is caught by the unique index (see `write`): no extra query.
-    return this.write(actor, scope, input.value, undefined, async (trx, list) => {
+    return this.write(actor, scope, input.value, undefined, undefined, async (trx, list) => {
       const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
       const json = toOptionJson(row, await repo.rankOf(trx, row));
       return { result: json, change: { action: 'option.created', before: null, after: { ...json, parentId: row.parent_id } } };
@@ -72,7 +70,7 @@ export class OptionsService {
 
   /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
   async update(actor: Actor, scope: OptionScope, id: number, patch: { value?: string; disabled?: boolean }): Promise<OptionJson> {
-    return this.write(actor, scope, patch.value, id, async (trx) => {
+    return this.write(actor, scope, patch.value, id, undefined, async (trx) => {
       const before = await this.loadInList(trx, scope, id);
       const row = await repo.updateOption(trx, id, patch);
       const sequence = await repo.rankOf(trx, row);
@@ -85,10 +83,9 @@ export class OptionsService {
 
   /** U7/U12/C4: deletes the option with its children; it leaves any default that held it. */
   async remove(actor: Actor, scope: OptionScope, id: number): Promise<{ id: number }> {
-    this.checkFieldType(scope);
-    if (!actor.isAdmin && (await onlyAdminsMayDeleteOptions(this.knex))) throw deleteAdminsOnly();
     const extra: Change[] = [];
-    const result = await this.write(actor, scope, undefined, id, async (trx) => {
+    const mayDelete = (trx: Knex.Transaction) => this.settings.checkMayDelete(trx, actor);
+    const result = await this.write(actor, scope, undefined, id, mayDelete, async (trx) => {
       const option = await this.loadInList(trx, scope, id);
       const sequence = await repo.rankOf(trx, option);
       const defaultBefore = await readDefaultOptions(trx, scope.context.id);
@@ -114,7 +111,7 @@ export class OptionsService {
 
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
-    return this.write(actor, scope, undefined, id, async (trx, list) => {
+    return this.write(actor, scope, undefined, id, undefined, async (trx, list) => {
       const afterId = 'afterId' in move ? move.afterId : undefined;
       const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
       const option = this.inList(scope, id, found.find((o) => o.id === id));
@@ -142,7 +139,7 @@ export class OptionsService {
 
   /** U14/C6: locale-aware sort of one list; rewrites every `sequence` as 0..n-1 (which also repairs it). */
   async sort(actor: Actor, scope: OptionScope, spec: SortSpec): Promise<OptionJson | Record<string, never>> {
-    return this.write(actor, scope, undefined, undefined, async (trx, list) => {
+    return this.write(actor, scope, undefined, undefined, undefined, async (trx, list) => {
       const rows = await repo.listRows(trx, list);
       const sorted = sortByValue(rows, spec);
       await repo.writeOrder(trx, list, sorted.map((r) => r.id));
@@ -159,7 +156,9 @@ export class OptionsService {
   }
 
   /**
-   * One write: field-type check, transaction, list lock, parent check, the operation, then its event.
+   * One write: field-type check, transaction, list lock, the guard (a rule decided inside the write, taken
+   * after the list lock so that every writer locks in the same order), parent check, the operation, then
+   * its event.
    * A duplicate sibling value is refused by the unique index (race-proof, and no extra query on the
    * normal path); after the rollback it is answered as the documented 400 naming the existing option.
    */
@@ -168,6 +167,7 @@ export class OptionsService {
     scope: OptionScope,
     value: string | undefined,
     exceptId: number | undefined,
+    guard: ((trx: Knex.Transaction) => Promise<void>) | undefined,
     op: (trx: Knex.Transaction, list: repo.ListKey) => Promise<{ result: T; change: Change }>,
   ): Promise<T> {
     this.checkFieldType(scope);
@@ -176,6 +176,7 @@ export class OptionsService {
     try {
       outcome = await this.knex.transaction(async (trx) => {
         await repo.lockList(trx, list);
+        if (guard) await guard(trx);
         if (scope.parentId !== null) await this.loadParent(trx, scope, true);
         return op(trx, list);
       });

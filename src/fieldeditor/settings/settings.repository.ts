@@ -31,8 +31,3 @@ export async function writeSettings(q: Knex, patch: Partial<FieldeditorSettings>
       .merge(['value', 'updated_at', 'updated_by']);
   }
 }
-
-/** U3 and every delete endpoint: is the "only administrators may delete options" setting on? */
-export async function onlyAdminsMayDeleteOptions(q: Knex): Promise<boolean> {
-  return (await readSettings(q)).onlyAdminsMayDeleteOptions;
-}

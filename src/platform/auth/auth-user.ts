@@ -24,6 +24,9 @@ declare global {
   }
 }
 
+/** THE administrator test: members of the administrators or the system administrators group. */
+export const isAdministrator = (u: Pick<AuthUser, 'isAdmin' | 'isSystemAdmin'>): boolean => u.isAdmin || u.isSystemAdmin;
+
 /** The user as the directory holds it, without the way of authentication. */
 export type DirectoryUser = Omit<AuthUser, 'via'>;
 

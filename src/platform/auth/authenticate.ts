@@ -51,7 +51,7 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
     if (!strategy) return next(authenticationFailed('failed'));
     // The hot path: a credential verified shortly before is answered from memory, without the strategy
     // protocol's per-request objects. Anything else (first use, wrong, expired, locked) runs the strategy.
-    const known = strategy.cached(header);
+    const known = strategy.cached(header, req);
     if (known) {
       req.user = known;
       return next();

@@ -35,14 +35,18 @@ export class Authenticator {
     opts.changes.on(DIRECTORY_TOPIC, () => this.cache.clear());
   }
 
+  /** The cache key of a whole Basic header (a keyed SHA-256): computed once per request by the strategy. */
+  basicKey(header: string): string {
+    return this.cache.basicKey(header);
+  }
+
   /** The user of a Basic header verified shortly before, without any I/O; undefined when it must be checked. */
-  cachedBasic(header: string): AuthUser | undefined {
-    return this.opts.changes.live ? this.cache.basic.get(this.cache.basicKey(header))?.user : undefined;
+  cachedBasic(header: string, key = this.basicKey(header)): AuthUser | undefined {
+    return this.opts.changes.live ? this.cache.basic.get(key)?.user : undefined;
   }
 
   /** A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded. */
-  async basicHeader(header: string): Promise<AuthOutcome> {
-    const key = this.cache.basicKey(header);
+  async basicHeader(header: string, key = this.basicKey(header)): Promise<AuthOutcome> {
     const cached = this.cache.basic.get(key);
     if (cached && this.opts.changes.live) return { ok: true, user: cached.user };
     const credentials = parseBasicAuthorization(header);
@@ -81,13 +85,12 @@ export class Authenticator {
   }
 
   /** The user of a token found in the cache and still valid, without any I/O; undefined when it must be looked up. */
-  cachedBearer(rawToken: string): AuthUser | undefined {
-    const entry = this.opts.changes.live ? this.cache.bearer.get(hashToken(rawToken)) : undefined;
+  cachedBearer(rawToken: string, tokenHash = hashToken(rawToken)): AuthUser | undefined {
+    const entry = this.opts.changes.live ? this.cache.bearer.get(tokenHash) : undefined;
     return entry && this.admit(entry);
   }
 
-  async bearer(rawToken: string): Promise<AuthOutcome> {
-    const tokenHash = hashToken(rawToken);
+  async bearer(rawToken: string, tokenHash = hashToken(rawToken)): Promise<AuthOutcome> {
     let entry = this.opts.changes.live ? this.cache.bearer.get(tokenHash) : undefined;
     if (!entry) {
       const record = await this.opts.store.findToken(tokenHash);

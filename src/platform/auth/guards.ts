@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error.ts';
-import type { AuthUser } from './auth-user.ts';
+import { isAdministrator, type AuthUser } from './auth-user.ts';
 import { notAuthenticated } from './authenticate.ts';
 
 /** The authenticated user of a request that passed `requireUser` (throws otherwise, as a 401). */
@@ -11,20 +11,8 @@ export function currentUser(req: Request): AuthUser {
 
 export const requireUser: RequestHandler = (req, _res, next) => next(req.user ? undefined : notAuthenticated());
 
-function requireRole(allowed: (u: AuthUser) => boolean, message: string): RequestHandler {
-  return (req, _res, next) => {
-    if (!req.user) return next(notAuthenticated());
-    next(allowed(req.user) ? undefined : new AppError(403, 'FORBIDDEN', message));
-  };
-}
-
-/** Administrators and system administrators. */
-export const requireAdmin = requireRole(
-  (u) => u.isAdmin || u.isSystemAdmin,
-  'You must have administrator rights to perform this operation.',
-);
-
-export const requireSystemAdmin = requireRole(
-  (u) => u.isSystemAdmin,
-  'You must have system administrator rights to perform this operation.',
-);
+/** Administrators and system administrators (403 for anyone else, 401 without a user). */
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (!req.user) return next(notAuthenticated());
+  next(isAdministrator(req.user) ? undefined : new AppError(403, 'FORBIDDEN', 'You must have administrator rights to perform this operation.'));
+};

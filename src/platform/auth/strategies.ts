@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
 import type { AuthOutcome, Authenticator } from './authenticator.ts';
 import { parseBearerAuthorization } from './basic-credentials.ts';
+import { hashToken } from './tokens.ts';
 
 /**
  * Passport strategies for the two schemes, on passport's Strategy protocol (`success`, `fail`, `error`).
@@ -14,17 +15,31 @@ abstract class HeaderStrategy extends Strategy {
     super();
   }
 
-  protected abstract check(header: string): Promise<AuthOutcome>;
+  /**
+   * The credential's cache key of a request that missed the cache, so the strategy that runs next does not
+   * hash the credential a second time. Held only as long as the request lives.
+   */
+  private readonly missedKeys = new WeakMap<Request, string>();
+
+  protected abstract keyOf(header: string): string | undefined;
+  protected abstract lookup(header: string, key: string): Express.User | undefined;
+  protected abstract check(header: string, key: string | undefined): Promise<AuthOutcome>;
 
   /**
    * A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. For
    * the middleware's hot path (authenticate.ts); `check` consults the same cache, so `authenticate` need not.
    */
-  abstract cached(header: string): Express.User | undefined;
+  cached(header: string, req: Request): Express.User | undefined {
+    const key = this.keyOf(header);
+    if (key === undefined) return undefined;
+    const user = this.lookup(header, key);
+    if (!user) this.missedKeys.set(req, key);
+    return user;
+  }
 
   override authenticate(req: Request): void {
     const header = req.headers.authorization ?? '';
-    this.check(header).then(
+    this.check(header, this.missedKeys.get(req)).then(
       (outcome) => (outcome.ok ? this.success(outcome.user) : this.fail({ reason: outcome.reason }, 401)),
       (err: unknown) => this.error(err as Error),
     );
@@ -33,23 +48,30 @@ abstract class HeaderStrategy extends Strategy {
 
 export class BasicHeaderStrategy extends HeaderStrategy {
   name = 'basic';
-  override cached(header: string) {
-    return this.authenticator.cachedBasic(header);
+  protected keyOf(header: string) {
+    return this.authenticator.basicKey(header);
   }
-  protected check(header: string) {
-    return this.authenticator.basicHeader(header);
+  protected lookup(header: string, key: string) {
+    return this.authenticator.cachedBasic(header, key);
+  }
+  protected check(header: string, key: string | undefined) {
+    return this.authenticator.basicHeader(header, key);
   }
 }
 
 export class BearerHeaderStrategy extends HeaderStrategy {
   name = 'bearer';
-  override cached(header: string) {
+  protected keyOf(header: string) {
     const token = parseBearerAuthorization(header);
-    return token ? this.authenticator.cachedBearer(token) : undefined;
+    return token ? hashToken(token) : undefined;
   }
-  protected async check(header: string): Promise<AuthOutcome> {
+  protected lookup(header: string, key: string) {
+    // The token's hash is all the cache needs; the raw token is not used when the hash is given.
+    return this.authenticator.cachedBearer('', key);
+  }
+  protected async check(header: string, key: string | undefined): Promise<AuthOutcome> {
     const token = parseBearerAuthorization(header);
-    return token ? this.authenticator.bearer(token) : { ok: false, reason: 'failed' };
+    return token ? this.authenticator.bearer(token, key) : { ok: false, reason: 'failed' };
   }
 }
 

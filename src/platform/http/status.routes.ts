@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
-import type { Db } from '../db/knex.ts';
 
-/** GET /status for load balancers: no auth, 503 when the database does not answer within 2 s. */
-export function statusHandler(db: Db): RequestHandler {
+/** GET /status for load balancers: no auth, 503 when `ping` (a trivial database query) does not answer within 2 s. */
+export function statusHandler(ping: () => Promise<unknown>): RequestHandler {
   return async (req, res) => {
     try {
       await Promise.race([
-        db.knex.raw('select 1'),
+        ping(),
         new Promise((_, reject) => setTimeout(() => reject(new Error('database check timed out')), 2000).unref()),
       ]);
       res.json({ state: 'RUNNING' });

@@ -87,14 +87,14 @@ describe('error format', () => {
   });
 
   it('an unexpected failure is a 500 with a generic message', async () => {
-    const spy = t.services.fieldeditorGrants.globalPermission;
-    t.services.fieldeditorGrants.globalPermission = () => Promise.reject(new Error('secret SQL detail'));
+    const spy = t.services.fieldeditor.grants.globalPermission;
+    t.services.fieldeditor.grants.globalPermission = () => Promise.reject(new Error('secret SQL detail'));
     try {
       const res = await t.http.get(`${BASES[0]}/admin/customfields/${field.id}`).set('Authorization', t.adminAuth);
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ statusCode: 500, subCode: 500000, message: 'Internal server error' });
     } finally {
-      t.services.fieldeditorGrants.globalPermission = spy;
+      t.services.fieldeditor.grants.globalPermission = spy;
     }
   });
 });

@@ -1,12 +1,14 @@
 import { badRequest } from '../platform/http/app-error.ts';
-import { usersRepository as users } from '../directory/users.repository.ts';
-import { groupsRepository as groups, BUILTIN_GROUPS } from '../directory/groups.repository.ts';
-import type { SectionImporter } from './import.service.ts';
+import { usersRepository as users } from './users.repository.ts';
+import { groupsRepository as groups, BUILTIN_GROUPS } from './groups.repository.ts';
+import { importPart } from '../platform/import/import-part.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
+import { importGroups, importUsers } from './directory-import.schema.ts';
 
 const PROGRESS_EVERY = 100;
 
 /** Groups, then users with their memberships. Passwords are hashed before any row is written. */
-export const importDirectory: SectionImporter = async (trx, doc, ctx, progress, summary) => {
+export const directoryImport = importPart({ groups: importGroups, users: importUsers }, [DIRECTORY_TOPIC], async (trx, doc, { progress, summary, hashPassword }) => {
   const g = (summary.groups = { created: 0, skipped: 0 });
   for (const { name } of doc.groups ?? []) {
     if (await groups.findByName(trx, name)) g.skipped++;
@@ -29,7 +31,7 @@ export const importDirectory: SectionImporter = async (trx, doc, ctx, progress, 
       name: item.name,
       displayName: item.displayName || item.name,
       email: item.emailAddress ?? '',
-      passwordHash: await ctx.hasher.hash(item.password),
+      passwordHash: await hashPassword(item.password),
     });
     if (item.active === false) await trx('users').where({ id: row.id }).update({ active: false });
     const wanted = [BUILTIN_GROUPS.users, ...(item.groups ?? [])];
@@ -39,4 +41,4 @@ export const importDirectory: SectionImporter = async (trx, doc, ctx, progress, 
     for (const grp of found) await groups.addMember(trx, grp.id, row.id);
     u.created++;
   }
-};
+});

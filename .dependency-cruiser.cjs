@@ -1,0 +1,53 @@
+/**
+ * The dependency rules of docs/architecture.md, checked in CI (`npm run depcheck`):
+ * - no cycles between modules;
+ * - host features and the platform never import an add-on (the add-ons extend the hosts through hooks);
+ * - the platform imports no feature;
+ * - HTTP routers do not touch the database (no Knex, no repository): routes parse, call a service, render.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A cycle makes two modules one: break it with a hook or by moving the shared part down.',
+      from: { path: '^src' },
+      to: { circular: true },
+    },
+    {
+      name: 'hosts-do-not-import-add-ons',
+      severity: 'error',
+      comment: 'The directory, wiki and tracker hosts (and the platform) know nothing of the add-ons that extend them.',
+      from: { path: '^src/(platform|directory|wiki|tracker)/' },
+      to: { path: '^src/(codeblocks|fieldeditor)/' },
+    },
+    {
+      name: 'platform-imports-no-feature',
+      severity: 'error',
+      comment: 'The platform is cross-cutting machinery; features depend on it, never the other way round.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(directory|wiki|tracker|codeblocks|fieldeditor|demo|importer|cli|web)/' },
+    },
+    {
+      name: 'routes-do-not-touch-the-database',
+      severity: 'error',
+      comment: 'A *.routes.ts file parses, calls one service and renders; SQL lives in repositories.',
+      from: { path: '\\.routes\\.ts$' },
+      to: { path: '^node_modules/(knex|pg|@electric-sql/pglite|knex-pglite)/' },
+    },
+    {
+      name: 'routes-do-not-call-repositories',
+      severity: 'error',
+      comment: 'Routes reach data through a service only (the row types of a repository may be imported).',
+      from: { path: '\\.routes\\.ts$' },
+      to: { path: '(\\.repository\\.ts$|^src/platform/db/)', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};

@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import type { DbKind } from '../../platform/db/knex.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
+import { reachableContexts, type ReachableContexts } from './edit-rule.ts';
+import { loadContext, loadField } from './fields.repository.ts';
+import { parseFieldId } from './ids.ts';
+import { resolveEditableScope, type EditableScope } from './scope.ts';
+
+/**
+ * What the routers of the field editor ask before they act: which field a path names (administration),
+ * and which field and context a user may edit (the user endpoints). Answers with the field editor's errors.
+ */
+export class FieldAccess {
+  constructor(
+    private readonly knex: Knex,
+    private readonly kind: DbKind,
+  ) {}
+
+  /** The field of a {customFieldId} path value (administration: no grant needed). */
+  field(rawFieldId: string, q: Knex = this.knex): Promise<FieldRef> {
+    return loadField(q, parseFieldId(rawFieldId));
+  }
+
+  /** A context of that field by a {contextId} path value (`default` or an id). */
+  context(field: FieldRef, rawContextId: string, q: Knex = this.knex): Promise<ContextRef> {
+    return loadContext(q, field, rawContextId);
+  }
+
+  /** The field and context a user endpoint addresses, if the user may edit them (edit-rule.ts). */
+  editable(user: AuthUser, rawFieldId: string, rawContextId: string, parentKey = 0): Promise<EditableScope> {
+    return resolveEditableScope(this.knex, this.kind, user, rawFieldId, rawContextId, parentKey);
+  }
+
+  /** The contexts of a field the user may edit (U2). */
+  reachableContexts(user: AuthUser, fieldId: number): Promise<ReachableContexts> {
+    return reachableContexts(this.knex, user, fieldId);
+  }
+}

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import type { Actor } from '../access/actor.ts';
+import { deleteAdminsOnly } from '../options/options.errors.ts';
+import { readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
+
+/**
+ * Key of the transaction-scoped advisory lock that orders settings changes against deletes ("fesg").
+ * Deletes take it shared (they never wait for each other); a settings change takes it exclusively, so it
+ * waits for every delete in flight to commit, and deletes that start after it wait for it to commit and
+ * then read the new value. So no delete by a non-administrator commits after a change that forbids it
+ * has answered.
+ */
+const SETTINGS_LOCK = 0x66657367;
+
+/** Host-wide field-editor settings (`/admin/settings`) and the delete rule they hold. */
+export class SettingsService {
+  constructor(private readonly knex: Knex) {}
+
+  read(): Promise<FieldeditorSettings> {
+    return readSettings(this.knex);
+  }
+
+  /** Writes the given settings (others unchanged) and answers all of them. */
+  update(actor: Actor, patch: Partial<FieldeditorSettings>): Promise<FieldeditorSettings> {
+    return this.knex.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?)', [SETTINGS_LOCK]);
+      await writeSettings(trx, patch, actor.name);
+      return readSettings(trx);
+    });
+  }
+
+  /** U3's `userAllowedToDeleteOptions`: a hint for clients; every delete decides again in its transaction. */
+  async mayDelete(actor: Actor): Promise<boolean> {
+    return actor.isAdmin || !(await readSettings(this.knex)).onlyAdminsMayDeleteOptions;
+  }
+
+  /**
+   * THE delete rule, decided inside the delete's transaction (after its list lock, so every writer takes the
+   * two locks in the same order): 403003 when only administrators may delete and the actor is not one.
+   */
+  async checkMayDelete(trx: Knex.Transaction, actor: Actor): Promise<void> {
+    await trx.raw('select pg_advisory_xact_lock_shared(?)', [SETTINGS_LOCK]);
+    if (!actor.isAdmin && (await readSettings(trx)).onlyAdminsMayDeleteOptions) throw deleteAdminsOnly();
+  }
+}
+
+export type { FieldeditorSettings };

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../helpers/test-app.ts';
+import { createField, FE, grant, uniq } from '../helpers/tracker-fixtures.ts';
+import { addOptions, paths } from '../helpers/options-fixtures.ts';
+
+// Real PostgreSQL (a pool of connections): the only-administrators-may-delete rule is decided inside each
+// delete's transaction, under a lock that a settings change waits for. So once `PUT admin/settings`
+// forbidding deletes has answered, no delete by a non-administrator can still commit.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a settings change racing deletes (PostgreSQL)', () => {
+  let t: TestApp;
+  let editor: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    editor = await t.createUser(uniq('race-editor-'));
+  });
+  afterAll(async () => {
+    await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: false });
+    await t.close();
+  });
+
+  const count = async (contextId: number) =>
+    Number(((await t.services.db.knex('field_options').where('context_id', contextId).count('* as n').first()) as { n: number }).n);
+
+  it('no delete commits after the change that forbids it has answered', async () => {
+    for (let round = 0; round < 3; round++) {
+      await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: false }).expect(200);
+      const f = await createField(t);
+      await grant(t, f.id, { user: editor.name });
+      const p = paths(f.id, f.defaultContextId);
+      const options = await addOptions(t, t.adminAuth, p.options, Array.from({ length: 50 }, (_, i) => `race-${round}-${i}`));
+
+      const deletes = options.map((o) => t.http.delete(p.option(o.id)).set('Authorization', editor.auth).then((r) => r));
+      // The change lands in the middle of the deletes.
+      await new Promise((r) => setTimeout(r, 5 + round * 10));
+      await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: true }).expect(200);
+      const leftWhenAnswered = await count(f.defaultContextId);
+      const answers = await Promise.all(deletes);
+
+      expect(await count(f.defaultContextId)).toBe(leftWhenAnswered);
+      for (const a of answers) {
+        expect([200, 403]).toContain(a.status);
+        if (a.status === 403) expect(a.body).toMatchObject({ statusCode: 403, subCode: 403003 });
+      }
+      const deleted = answers.filter((a) => a.status === 200).length;
+      expect(deleted).toBe(50 - leftWhenAnswered);
+    }
+  });
+});
