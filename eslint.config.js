@@ -13,4 +13,6 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  // CommonJS configuration files of tools (dependency-cruiser reads .cjs).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 );
