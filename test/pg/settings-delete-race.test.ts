@@ -27,7 +27,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a settings change racing delete
       const f = await createField(t);
       await grant(t, f.id, { user: editor.name });
       const p = paths(f.id, f.defaultContextId);
-      const options = await addOptions(t, t.adminAuth, p.options, Array.from({ length: 50 }, (_, i) => `race-${round}-${i}`));
+      const options = await addOptions(t, editor.auth, p.options, Array.from({ length: 50 }, (_, i) => `race-${round}-${i}`));
 
       const deletes = options.map((o) => t.http.delete(p.option(o.id)).set('Authorization', editor.auth).then((r) => r));
       // The change lands in the middle of the deletes.

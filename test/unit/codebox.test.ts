@@ -4,7 +4,6 @@ import {
   CODEBOX_ERROR_KINDS,
   CodeboxError,
   errorKeyFor,
-  findBlock,
   isCodeboxKind,
   parseCodebox,
   parseConfig,
@@ -198,9 +197,9 @@ describe('parseCodebox: multi', () => {
     const box = parseCodebox('advanced-codeblock-macro', '[raw]\nx = 1\n[prod]\nx = 2\n[content]\nv=${x}');
     expect(box.blocks.map((b) => b.name)).toEqual(['prod', 'raw']);
     expect(box.sections.map((s) => s.name)).toEqual(['raw', 'prod']);
-    expect(findBlock(box.blocks, 'raw')?.text).toBe('v=${x}');
-    expect(findBlock(box.blocks, 'prod')?.text).toBe('v=2');
-    expect(findBlock(box.blocks, 'nope')).toBeUndefined();
+    expect(box.blocks.find((b) => b.name === 'raw')?.text).toBe('v=${x}');
+    expect(box.blocks.find((b) => b.name === 'prod')?.text).toBe('v=2');
+    expect(box.blocks.find((b) => b.name === 'nope')).toBeUndefined();
   });
 
   it('accepts a body with a template but no sections', () => {

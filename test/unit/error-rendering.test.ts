@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/platform/http/app-error.ts';
 import { createErrorHandler, createNotFoundHandler } from '../../src/platform/http/error-handler.ts';
-import { renderHostJson, renderPlainText } from '../../src/platform/http/renderers.ts';
+import { renderHostJson } from '../../src/platform/http/renderers.ts';
 import { normalizeError } from '../../src/platform/http/normalize-error.ts';
 import { parseWith } from '../../src/platform/http/validate.ts';
 
@@ -77,13 +77,5 @@ describe('host JSON renderer', () => {
   it('answers unknown routes with a JSON 404, not an HTML page', async () => {
     const res = await appThrowing(null).get('/nowhere').expect(404);
     expect(res.headers['content-type']).toMatch(/application\/json/);
-  });
-});
-
-describe('plain-text renderer', () => {
-  it('writes the message as text', async () => {
-    const res = await appThrowing(new AppError(400, 'X', 'Did you provide valid URL-Parameters?'), renderPlainText).post('/boom').expect(400);
-    expect(res.headers['content-type']).toMatch(/^text\/plain; charset=utf-8/);
-    expect(res.text).toBe('Did you provide valid URL-Parameters?\n');
   });
 });

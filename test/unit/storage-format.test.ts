@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   assignMacroIds,
   findMacroById,
-  listMacros,
   MAX_STORAGE_BYTES,
   MAX_STORAGE_DEPTH,
   parseStorage,
@@ -57,7 +56,7 @@ describe('parseStorage: macros, parameters, bodies', () => {
   it('decodes a CDATA section split around ]]> into one body', () => {
     const doc =
       '<ac:structured-macro ac:name="code"><ac:plain-text-body><![CDATA[a]]]]><![CDATA[>b]]></ac:plain-text-body></ac:structured-macro>';
-    expect(listMacros(doc)[0]?.body).toBe('a]]>b');
+    expect(parseStorage(doc).macros[0]?.body).toBe('a]]>b');
   });
 
   it('accepts HTML named entities in text, parameters and attributes', () => {
@@ -65,7 +64,7 @@ describe('parseStorage: macros, parameters, bodies', () => {
       '<p title="&auml;&mdash;">Gr&uuml;&szlig;e &ndash; &ouml;&nbsp;&hellip;&euro;&#160;&#x2014;</p>' +
       '<ac:structured-macro ac:name="m"><ac:parameter ac:name="t">a &amp; b &lt;c&gt; &auml;&Ouml;&copy;</ac:parameter>' +
       '<ac:plain-text-body>x &amp;&amp; y &quot;&apos;</ac:plain-text-body></ac:structured-macro>';
-    const [m] = listMacros(doc);
+    const [m] = parseStorage(doc).macros;
     expect(m?.parameters['t']).toBe('a & b <c> äÖ©');
     expect(m?.body).toBe('x && y "\'');
   });
@@ -96,7 +95,7 @@ describe('parseStorage: macros, parameters, bodies', () => {
       '<ac:structured-macro ac:name="code" ac:macro-id="in-table"/>',
       '</td></tr></tbody></table></ac:layout-cell></ac:layout-section></ac:layout>',
     ].join('\n');
-    const macros = listMacros(doc);
+    const macros = parseStorage(doc).macros;
     expect(macros.map((m) => m.macroId)).toEqual(['outer', 'inner', 'in-table']);
     const [outer, inner, inTable] = macros;
     expect(outer?.path).toEqual(['ac:layout', 'ac:layout-section', 'ac:layout-cell']);
@@ -126,7 +125,7 @@ describe('parseStorage: macros, parameters, bodies', () => {
       '<ac:link><ri:page ri:content-title="Home"/></ac:link>x</ac:parameter>' +
       '<ac:parameter ac:name="a">1</ac:parameter><ac:parameter ac:name="a">2</ac:parameter>' +
       '<ac:parameter ac:name="empty"/></ac:structured-macro>';
-    expect(listMacros(doc)[0]?.parameters).toEqual({ Page: 'x', a: '2', empty: '' });
+    expect(parseStorage(doc).macros[0]?.parameters).toEqual({ Page: 'x', a: '2', empty: '' });
   });
 
   it('parses fragments with several top-level nodes, text and comments', () => {
@@ -136,13 +135,13 @@ describe('parseStorage: macros, parameters, bodies', () => {
 
   it('accepts documents that declare the namespaces themselves', () => {
     const doc = '<div xmlns:ac="http://atlassian.com/content"><ac:structured-macro ac:name="x"/></div>';
-    expect(listMacros(doc)[0]?.name).toBe('x');
+    expect(parseStorage(doc).macros[0]?.name).toBe('x');
   });
 
   it('applies XML line-end normalisation to plain bodies, but keeps &#13;', () => {
     const doc =
       '<ac:structured-macro ac:name="m"><ac:plain-text-body><![CDATA[a\r\nb\rc]]>&#13;</ac:plain-text-body></ac:structured-macro>';
-    expect(listMacros(doc)[0]?.body).toBe('a\nb\nc\r');
+    expect(parseStorage(doc).macros[0]?.body).toBe('a\nb\nc\r');
   });
 
   it('finds a macro by id, or nothing', () => {

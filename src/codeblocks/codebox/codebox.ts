@@ -103,11 +103,6 @@ export function buildBlocks(sections: readonly ConfigSection[], template: string
   return blocks;
 }
 
-/** The block with this section name (`raw` → the raw template), as decoded from a key. */
-export function findBlock(blocks: readonly CodeBlock[], name: string): CodeBlock | undefined {
-  return blocks.find((b) => b.name === name);
-}
-
 function hasText(body: string | undefined): body is string {
   return body !== undefined && body.trim() !== '';
 }

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { reachableContexts, type ReachableContexts } from './edit-rule.ts';
 import { loadContext, loadField } from './fields.repository.ts';
-import { parseFieldId } from './ids.ts';
+import { parseFieldId, parseScopeIds, type ScopeIds } from './ids.ts';
 import { resolveEditableScope, type EditableScope } from './scope.ts';
 
 /**
@@ -27,9 +27,13 @@ export class FieldAccess {
     return loadContext(q, field, rawContextId);
   }
 
-  /** The field and context a user endpoint addresses, if the user may edit them (edit-rule.ts). */
-  editable(user: AuthUser, rawFieldId: string, rawContextId: string, parentKey = 0): Promise<EditableScope> {
-    return resolveEditableScope(this.knex, this.kind, user, rawFieldId, rawContextId, parentKey);
+  /**
+   * The field and context a user endpoint addresses, if the user may edit them (edit-rule.ts): path values
+   * (parsed here), or ids the caller parsed already (when more path ids must be checked before any query).
+   */
+  editable(user: AuthUser, path: ScopeIds | { rawFieldId: string; rawContextId: string }, parentKey = 0): Promise<EditableScope> {
+    const ids = 'rawFieldId' in path ? parseScopeIds(path.rawFieldId, path.rawContextId) : path;
+    return resolveEditableScope(this.knex, this.kind, user, ids, parentKey);
   }
 
   /** The contexts of a field the user may edit (U2). */

@@ -23,9 +23,20 @@ export const parseFieldId = (raw: string): number => parseId(raw, 'customFieldId
 export const parseContextId = (raw: string): number => parseId(raw, 'contextId', false);
 
 /** A {contextId} as it may appear in a path: `default` or a numeric id. */
-export const checkContextParam = (raw: string): void => {
-  if (raw !== 'default') parseContextId(raw);
-};
+export type ContextParam = number | 'default';
+
+export const parseContextParam = (raw: string): ContextParam => (raw === 'default' ? 'default' : parseContextId(raw));
+
+/** The field and context a user endpoint's path names, parsed (field first, as the errors are ordered). */
+export interface ScopeIds {
+  fieldId: number;
+  context: ContextParam;
+}
+
+export const parseScopeIds = (rawFieldId: string, rawContextId: string): ScopeIds => ({
+  fieldId: parseFieldId(rawFieldId),
+  context: parseContextParam(rawContextId),
+});
 
 /** An {optionId} or {childOptionId}: digits only. */
 export const parseOptionId = (raw: string, name: 'optionId' | 'childOptionId'): number => parseWith(numericPathId, raw, name);

@@ -6,7 +6,7 @@ import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../
 import { fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
 import { grantsCoveringContext, grantsOnField } from './edit-rule.ts';
 import { contextNotFound } from './fields.repository.ts';
-import { checkContextParam, parseContextId, parseFieldId } from './ids.ts';
+import type { ScopeIds } from './ids.ts';
 
 /** A field and one of its contexts that the user may edit. */
 export interface EditableScope {
@@ -35,26 +35,18 @@ interface Row {
  * Every user endpoint that addresses one context (U3, U15, U4–U14, C1–C6) resolves it here, in ONE
  * statement: the field, the context (`default` or an id of this field), whether any grant reaches the user
  * and whether one covers this context (edit-rule.ts), and the addressed list's version for the list cache.
- * The failures come in the documented order: a bad id 400, a missing field 403002, no grant on the field at
+ * The ids were parsed by the caller (a bad id is a 400 before any query). The failures come in the
+ * documented order: a missing field 403002, no grant on the field at
  * all 403001 (before the context is looked up, so an ungranted user cannot probe which context ids exist),
  * a missing context 404001, a context the grants do not cover 403001.
  */
-export async function resolveEditableScope(
-  knex: Knex,
-  kind: DbKind,
-  user: AuthUser,
-  rawFieldId: string,
-  rawContextId: string,
-  parentKey = 0,
-): Promise<EditableScope> {
-  const fieldId = parseFieldId(rawFieldId);
-  checkContextParam(rawContextId);
-  const byDefault = rawContextId === 'default';
+export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, parentKey = 0): Promise<EditableScope> {
+  const { fieldId, context } = ids;
   const query = knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {
       j.on('c.field_id', 'f.id');
-      if (byDefault) j.andOnVal('c.is_default', true);
-      else j.andOnVal('c.id', parseContextId(rawContextId));
+      if (context === 'default') j.andOnVal('c.is_default', true);
+      else j.andOnVal('c.id', context);
     })
     .where('f.id', fieldId)
     .first(
@@ -74,7 +66,7 @@ export async function resolveEditableScope(
   const row = (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : await query) as Row | undefined;
   if (!row) throw fieldNotFound();
   if (!row.any_grant) throw fieldPermissionDenied();
-  if (row.c_id === null) throw contextNotFound(rawContextId);
+  if (row.c_id === null) throw contextNotFound(String(context));
   if (!row.may_edit) throw fieldPermissionDenied();
   return {
     field: toFieldRef({ id: row.f_id, name: row.f_name, description: row.f_description, type_key: row.f_type_key }),

@@ -16,7 +16,7 @@ export function createDefaultsRouter({ access, defaults }: { access: FieldAccess
   const r = Router();
   const PATH = `${OPTIONS_PATH}/default`;
   const scope = (req: Request) =>
-    access.editable(currentUser(req), pathParam(req, 'customFieldId'), pathParam(req, 'contextId'));
+    access.editable(currentUser(req), { rawFieldId: pathParam(req, 'customFieldId'), rawContextId: pathParam(req, 'contextId') });
 
   r.get(PATH, async (req, res) => {
     const { field, context } = await scope(req);

@@ -45,7 +45,7 @@ export class FieldsService {
 
   /** U3: field, context, default value and what the user may do there. */
   async userContext(user: AuthUser, rawFieldId: string, rawContextId: string) {
-    const { field, context } = await this.access.editable(user, rawFieldId, rawContextId);
+    const { field, context } = await this.access.editable(user, { rawFieldId, rawContextId });
     const [details, defaultOption, mayDelete] = await Promise.all([
       describeContexts(this.knex, [context]),
       readDefaultValue(this.knex, field, context),

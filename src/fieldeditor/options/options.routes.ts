@@ -3,7 +3,7 @@ import { currentUser } from '../../platform/auth/guards.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import { actorOf } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
-import { checkContextParam, parseFieldId, parseOptionId } from '../access/ids.ts';
+import { parseOptionId, parseScopeIds } from '../access/ids.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
 import type { OptionScope, OptionsService } from './options.service.ts';
 import type { CachedList } from './options.cache.ts';
@@ -23,12 +23,11 @@ export function createOptionsRouter({ access, options }: { access: FieldAccess; 
    */
   async function resolve(req: Request, child: boolean, item: boolean): Promise<{ scope: OptionScope; id: number }> {
     const user = currentUser(req);
-    parseFieldId(pathParam(req, 'customFieldId'));
-    checkContextParam(pathParam(req, 'contextId'));
+    const ids = parseScopeIds(pathParam(req, 'customFieldId'), pathParam(req, 'contextId'));
     const parentId = child ? parseOptionId(pathParam(req, 'optionId'), 'optionId') : null;
     const itemName = child ? 'childOptionId' : 'optionId';
     const id = item ? parseOptionId(pathParam(req, itemName), itemName) : 0;
-    const { field, context, listVersion } = await access.editable(user, pathParam(req, 'customFieldId'), pathParam(req, 'contextId'), parentId ?? 0);
+    const { field, context, listVersion } = await access.editable(user, ids, parentId ?? 0);
     return { scope: { field, context, parentId, listVersion }, id };
   }
   const scopeOf = async (req: Request, child: boolean) => (await resolve(req, child, false)).scope;

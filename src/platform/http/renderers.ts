@@ -8,9 +8,3 @@ export const renderHostJson: ErrorRenderer = (err, _req, res) => {
   // Field problems go to `errors` only, as the tracker host does; everything else is one message.
   res.json({ errorMessages: err.details.length > 0 ? [] : [message], errors });
 };
-
-/** Plain text: the message and a newline. */
-export const renderPlainText: ErrorRenderer = (err, _req, res) => {
-  const message = err.status >= 500 && err.code === 'INTERNAL' ? 'Internal server error' : err.message;
-  res.type('text/plain; charset=utf-8').send(`${message}\n`);
-};

@@ -18,11 +18,6 @@ export function parseStorage(xhtml: string): StorageDoc {
   return parseStorageDetailed(xhtml).doc;
 }
 
-/** Every structured macro in document order, nested ones included. */
-export function listMacros(xhtml: string): MacroInfo[] {
-  return parseStorage(xhtml).macros;
-}
-
 /** The first macro carrying this id (ids are unique after assignMacroIds). */
 export function findMacroById(xhtml: string, macroId: string): MacroInfo | undefined {
   return parseStorage(xhtml).macros.find((m) => m.macroId === macroId);
