@@ -21,6 +21,16 @@ export interface OptionScope {
 }
 
 type Move = { first: true } | { afterId: number };
+
+/** How a write is checked: the value it stores (for the duplicate answer) and a rule decided inside it. */
+interface WriteOptions {
+  /** The option value written, when the write sets one: a unique-index refusal is then answered as a duplicate. */
+  value?: string;
+  /** The option being renamed (a sibling with the same value other than itself is the duplicate). */
+  exceptId?: number;
+  /** A rule decided inside the write's transaction, after the list lock (the delete rule). */
+  guard?: (trx: Knex.Transaction) => Promise<void>;
+}
 type Change = { action: string; before: unknown; after: unknown };
 
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
@@ -61,7 +71,7 @@ export class OptionsService {
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
   async create(actor: Actor, scope: OptionScope, input: { value: string; disabled: boolean }): Promise<OptionJson> {
     // A sibling with the same value is caught by the unique index (see `write`): no extra query.
-    return this.write(actor, scope, input.value, undefined, undefined, async (trx, list) => {
+    return this.write(actor, scope, { value: input.value }, async (trx, list) => {
       const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
       const json = toOptionJson(row, await repo.rankOf(trx, row));
       return { result: json, change: { action: 'option.created', before: null, after: { ...json, parentId: row.parent_id } } };
@@ -70,7 +80,7 @@ export class OptionsService {
 
   /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
   async update(actor: Actor, scope: OptionScope, id: number, patch: { value?: string; disabled?: boolean }): Promise<OptionJson> {
-    return this.write(actor, scope, patch.value, id, undefined, async (trx) => {
+    return this.write(actor, scope, { value: patch.value, exceptId: id }, async (trx) => {
       const before = await this.loadInList(trx, scope, id);
       const row = await repo.updateOption(trx, id, patch);
       const sequence = await repo.rankOf(trx, row);
@@ -85,7 +95,7 @@ export class OptionsService {
   async remove(actor: Actor, scope: OptionScope, id: number): Promise<{ id: number }> {
     const extra: Change[] = [];
     const mayDelete = (trx: Knex.Transaction) => this.settings.checkMayDelete(trx, actor);
-    const result = await this.write(actor, scope, undefined, id, mayDelete, async (trx) => {
+    const result = await this.write(actor, scope, { guard: mayDelete }, async (trx) => {
       const option = await this.loadInList(trx, scope, id);
       const sequence = await repo.rankOf(trx, option);
       const defaultBefore = await readDefaultOptions(trx, scope.context.id);
@@ -111,7 +121,7 @@ export class OptionsService {
 
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
-    return this.write(actor, scope, undefined, id, undefined, async (trx, list) => {
+    return this.write(actor, scope, {}, async (trx, list) => {
       const afterId = 'afterId' in move ? move.afterId : undefined;
       const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
       const option = this.inList(scope, id, found.find((o) => o.id === id));
@@ -139,7 +149,7 @@ export class OptionsService {
 
   /** U14/C6: locale-aware sort of one list; rewrites every `sequence` as 0..n-1 (which also repairs it). */
   async sort(actor: Actor, scope: OptionScope, spec: SortSpec): Promise<OptionJson | Record<string, never>> {
-    return this.write(actor, scope, undefined, undefined, undefined, async (trx, list) => {
+    return this.write(actor, scope, {}, async (trx, list) => {
       const rows = await repo.listRows(trx, list);
       const sorted = sortByValue(rows, spec);
       await repo.writeOrder(trx, list, sorted.map((r) => r.id));
@@ -165,9 +175,7 @@ export class OptionsService {
   private async write<T>(
     actor: Actor,
     scope: OptionScope,
-    value: string | undefined,
-    exceptId: number | undefined,
-    guard: ((trx: Knex.Transaction) => Promise<void>) | undefined,
+    how: WriteOptions,
     op: (trx: Knex.Transaction, list: repo.ListKey) => Promise<{ result: T; change: Change }>,
   ): Promise<T> {
     this.checkFieldType(scope);
@@ -176,14 +184,14 @@ export class OptionsService {
     try {
       outcome = await this.knex.transaction(async (trx) => {
         await repo.lockList(trx, list);
-        if (guard) await guard(trx);
+        if (how.guard) await how.guard(trx);
         if (scope.parentId !== null) await this.loadParent(trx, scope, true);
         return op(trx, list);
       });
     } catch (err) {
-      if (value !== undefined && isDuplicateValue(err)) {
-        const existing = await repo.findSameValue(this.knex, list, value, exceptId);
-        if (existing !== undefined) throw duplicateValue(value, existing);
+      if (how.value !== undefined && isDuplicateValue(err)) {
+        const existing = await repo.findSameValue(this.knex, list, how.value, how.exceptId);
+        if (existing !== undefined) throw duplicateValue(how.value, existing);
       }
       throw err;
     }
