@@ -12,16 +12,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a settings change racing delete
   beforeAll(async () => {
     t = await createTestApp();
     editor = await t.createUser(uniq('race-editor-'));
+    // Each delete holds its transaction open a little after it decided (a state no endpoint can make): without
+    // the lock, a delete that read "allowed" would then commit after the change that forbids it had answered.
+    await t.services.db.knex.raw(`create function race_slow_delete() returns trigger language plpgsql as
+      $$ begin perform pg_sleep(0.05); return old; end $$`);
+    await t.services.db.knex.raw('create trigger race_slow_delete before delete on field_options for each row execute function race_slow_delete()');
   });
   afterAll(async () => {
     await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: false });
     await t.close();
   });
 
+  // Counted on a connection of its own, taken before the race: a pooled query would wait behind the deletes
+  // for a connection, and so count only after they had committed.
+  type Conn = { query(sql: string, values: unknown[]): Promise<{ rows: { n: string | number }[] }> };
+  const pool = () => t.services.db.knex.client as { acquireConnection(): Promise<Conn>; releaseConnection(c: Conn): Promise<void> };
+  let counter: Conn;
   const count = async (contextId: number) =>
-    Number(((await t.services.db.knex('field_options').where('context_id', contextId).count('* as n').first()) as { n: number }).n);
+    Number((await counter.query('select count(*) as n from field_options where context_id = $1', [contextId])).rows[0]!.n);
 
   it('no delete commits after the change that forbids it has answered', async () => {
+    counter = await pool().acquireConnection();
+    try {
+      await rounds();
+    } finally {
+      await pool().releaseConnection(counter);
+    }
+  }, 180_000);
+
+  async function rounds() {
     for (let round = 0; round < 3; round++) {
       await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: false }).expect(200);
       const f = await createField(t);
@@ -44,5 +63,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a settings change racing delete
       const deleted = answers.filter((a) => a.status === 200).length;
       expect(deleted).toBe(50 - leftWhenAnswered);
     }
-  });
+  }
 });
