@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
 import { createApp } from '../../src/app.ts';
@@ -7,23 +8,19 @@ import { bootstrap } from '../../src/bootstrap.ts';
 import { createHttpServer } from '../../src/server.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
-import { BUILTIN_GROUPS } from '../../src/directory/groups.repository.ts';
+import { createUser, tokenFor, type TestUser, type UserOptions } from './directory-fixtures.ts';
 import { createTestDb } from './test-db.ts';
+
+export { basic, bearer, type TestUser } from './directory-fixtures.ts';
 
 export const ADMIN = { name: 'admin', password: 'admin-secret' } as const;
 
 /** A cheap scrypt cost for tests only: same code path, milliseconds instead of a fifth of a second. */
 export const testHasher = () => new PasswordHasher({ N: 1024, r: 8, p: 1 });
 
-export const basic = (name: string, password: string) => `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
-export const bearer = (token: string) => `Bearer ${token}`;
-
-export interface TestUser {
-  name: string;
-  password: string;
-  /** Value for the Authorization header. */
-  auth: string;
-}
+let seq = 0;
+/** A name unique within the test run (tests in a file share one database). */
+export const uniq = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
 export interface TestApp {
   app: Express;
@@ -32,19 +29,22 @@ export interface TestApp {
   /** supertest bound to the app: `t.http.get('/rest/…').set('Authorization', t.adminAuth)`. */
   http: ReturnType<typeof supertest>;
   adminAuth: string;
-  /** Creates a user (in `users`, plus the given groups, created when missing). */
-  createUser(name: string, opts?: { groups?: string[]; admin?: boolean; sysadmin?: boolean; password?: string }): Promise<TestUser>;
+  /** Creates a user through the directory service (see `directory-fixtures.ts`). */
+  createUser(name: string, opts?: UserOptions): Promise<TestUser>;
   /** A personal access token of that user, as an Authorization value. */
   tokenFor(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
+export type TestEnv = Record<string, string>;
+
 /**
  * The real application on a fresh migrated database of its own (PGlite, or PostgreSQL in the
  * `postgres` project), with the administrator `admin` / `admin-secret` and no demo data.
  * `env` overrides configuration variables (e.g. `{ MAX_AUTH_ATTEMPTS: '2' }`).
+ * Test files use `useTestApp()`; this is for a second app inside one test.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
   const { db } = await createTestDb();
   const config = loadConfig({
     DATA_DIR: 'memory://',
@@ -61,33 +61,58 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   // The production server settings (header size limit …), on an ephemeral port per request.
   const http = supertest(createHttpServer(app));
 
-  const createUser: TestApp['createUser'] = async (name, opts = {}) => {
-    const password = opts.password ?? `${name}-pw`;
-    const groups = [...(opts.groups ?? [])];
-    if (opts.admin) groups.push(BUILTIN_GROUPS.administrators);
-    if (opts.sysadmin) groups.push(BUILTIN_GROUPS.systemAdministrators);
-    for (const g of groups) {
-      await services.directory.createGroup(g).catch(() => undefined);
-    }
-    await services.directory.createUser({ name, password, groups });
-    return { name, password, auth: basic(name, password) };
-  };
-
   return {
     app,
     services,
     config,
     http,
-    adminAuth: basic(ADMIN.name, ADMIN.password),
-    createUser,
-    async tokenFor(name) {
-      const user = await services.directory.getUser(name);
-      const { rawToken } = await services.tokens.create(user.id, 'test');
-      return bearer(rawToken);
-    },
+    adminAuth: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}`,
+    createUser: (name, opts) => createUser(services, name, opts),
+    tokenFor: (name) => tokenFor(services, name),
     async close() {
       await services.events.settled();
       await db.close();
     },
+  };
+}
+
+/**
+ * One test app for the enclosing file or `describe`: created in a `beforeAll`, closed in an `afterAll`, both
+ * registered here. The handle forwards to that app, so it can be kept in a `const` at the top of the file and
+ * used in later hooks and in tests. `env` may be a function, for values known only once earlier `beforeAll`
+ * hooks have run (the port of a local server); hooks run in the order they are registered.
+ */
+export function useTestApp(env: TestEnv | (() => TestEnv) = {}): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(typeof env === 'function' ? env() : env);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const app = (): TestApp => {
+    if (current === undefined) throw new Error('useTestApp: the app exists only in hooks and tests after its beforeAll');
+    return current;
+  };
+  return {
+    get app() {
+      return app().app;
+    },
+    get services() {
+      return app().services;
+    },
+    get config() {
+      return app().config;
+    },
+    get http() {
+      return app().http;
+    },
+    get adminAuth() {
+      return app().adminAuth;
+    },
+    createUser: (name, opts) => app().createUser(name, opts),
+    tokenFor: (name) => app().tokenFor(name),
+    close: () => app().close(),
   };
 }

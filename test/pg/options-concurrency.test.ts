@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/test-app.ts';
-import { addOptions, createField, grant, paths, type OptionJson } from '../helpers/options-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../helpers/test-app.ts';
+import { addOptions, createField, grant, paths, type OptionJson } from '../helpers/tracker-fixtures.ts';
 
 // Real PostgreSQL (a pool of connections): concurrent writes to ONE sibling list must serialise on the
 // list lock, so that values stay unique, positions stay distinct, listed sequences stay dense and no request ends in a 500.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent writes (PostgreSQL)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let bob: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     bob = await t.createUser('bob-race');
   });
-  afterAll(() => t.close());
 
   /** Stored positions are unique per list; the listed sequence is dense 0..n-1; values are unique without regard to case. */
   async function invariants(fieldId: number, contextId: number, parentId: number | null) {
@@ -67,8 +65,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   }
 
   it('50 parallel creates, renames, moves, sorts and deletes on one top-level list keep it consistent', async () => {
-    const f = await createField(t.services.db.knex, 'singleselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t, { type: 'singleselect' });
+    await grant(t, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const opts = await addOptions(t, bob.auth, p.options, Array.from({ length: 30 }, (_, i) => `seed-${i}`));
     await race(p.options, opts, p.move, p.option, p.sort);
@@ -76,8 +74,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   });
 
   it('the same holds on a child list while its parent list changes too', async () => {
-    const f = await createField(t.services.db.knex, 'cascadingselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t, { type: 'cascadingselect' });
+    await grant(t, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const [parent, ...siblings] = await addOptions(t, bob.auth, p.options, ['P', 'Q', 'R', 'S']);
     const kids = await addOptions(t, bob.auth, p.children(parent!.id), Array.from({ length: 20 }, (_, i) => `kid-${i}`));
@@ -90,8 +88,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option lists under concurrent w
   });
 
   it('a parent deleted during child writes takes every child with it and nothing fails with 500', async () => {
-    const f = await createField(t.services.db.knex, 'cascadingselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t, { type: 'cascadingselect' });
+    await grant(t, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const [parent] = await addOptions(t, bob.auth, p.options, ['Doomed']);
     const writes = Array.from({ length: 20 }, (_, i) => t.http.post(p.children(parent!.id)).set('Authorization', bob.auth).send({ optionvalue: `c${i}` }));

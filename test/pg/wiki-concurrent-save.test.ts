@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/test-app.ts';
-import { createContent, createSpace } from '../integration/wiki/wiki-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../helpers/test-app.ts';
+import { createContent, createSpace } from '../helpers/wiki-fixtures.ts';
 
 // Real PostgreSQL only: two saves of the same version race on separate connections; exactly one may win.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('wiki: concurrent saves', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let writer: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
     writer = await t.createUser('race-writer', { groups: ['race-team'] });
     await createSpace(t, 'RACE', { groups: ['race-team'] }, { groups: ['race-team'] });
   }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('two updates to version 2 at once: one 200, one 409, one history row, index of the winner', async () => {
     const page = await createContent(t, writer.auth, { title: 'Race', space: 'RACE' });

@@ -1,6 +1,6 @@
 // The README's / first start's curl lines of the download API work against the demo data as printed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { loadDemo } from '../../../src/demo/demo.ts';
 import { codeblocksDemoCurlLines } from '../../../src/codeblocks/codeblocks.demo.ts';
 
@@ -20,12 +20,10 @@ async function runCurl(t: TestApp, line: string) {
 }
 
 describe('code-block demo curl lines', () => {
-  let t: TestApp;
+  const t = useTestApp({ BASE_URL: BASE });
   beforeAll(async () => {
-    t = await createTestApp({ BASE_URL: BASE });
     await loadDemo(t.services);
   }, 120_000);
-  afterAll(() => t.close());
 
   it('E1, E2, E3 and the servlet redirect answer 200 with the demo blocks', async () => {
     const [e1, e2, e3, servlet] = codeblocksDemoCurlLines(BASE);

@@ -1,26 +1,24 @@
 // E1 against the parsing edge cases of real macro bodies, key spellings, asciiOnly and parameter aliases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { keyOf, WikiFixtures } from '../../helpers/wiki-fixtures.ts';
-import type { CodeboxKind } from '../../../src/codeblocks/codebox/codebox.ts';
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { keyOf, WikiFixtures, type CodeboxKind } from '../../helpers/wiki-fixtures.ts';
 import { expect500 } from './support.ts';
 
 const E1 = '/rest/advancedcodeblocks/1/download_code/plain_text';
 
 describe('E1 download edge cases', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let fx: WikiFixtures;
   let user: TestUser;
   let pageId: number;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    fx = new WikiFixtures(t.services.db.knex);
+    fx = new WikiFixtures(t);
     user = await t.createUser('edge-reader', { groups: ['edge-team'] });
     const space = await fx.space('EDGE', { groups: ['edge-team'] });
-    pageId = await fx.content({ spaceId: space });
+    pageId = await fx.content({ space });
   });
-  afterAll(() => t.close());
 
   const box = (body: string | undefined, kind: CodeboxKind = 'advanced-codeblock-macro') => fx.codebox(pageId, kind, body);
   const download = (macroId: string, key: string, extra: Record<string, string> = {}) =>
@@ -71,9 +69,28 @@ describe('E1 download edge cases', () => {
     expect((await download(m, keyOf('a')).expect(200)).text).toBe('${y} ${unknown}');
   });
 
-  it('returns ]]>, & and control characters byte for byte as UTF-8', async () => {
-    const template = 'a ]]> b && c < d\u0001\u0007\t\u00e9\u20ac\ud83d\ude00\n';
+  it('returns ]]>, &, < and non-ASCII byte for byte as UTF-8', async () => {
+    const template = 'a ]]> b && c < d\t\u00e9\u20ac\ud83d\ude00\n';
     const m = await box(`[a]\n[content]\n${template}`);
+    const res = await download(m, keyOf('a')).expect(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.text).toBe(template);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(template, 'utf8'));
+  });
+
+  it('returns control characters byte for byte as UTF-8', async () => {
+    const template = 'a ]]> b && c < d\u0001\u0007\t\u00e9\u20ac\ud83d\ude00\n';
+    const m = randomUUID();
+    // Written directly: storage XHTML (XML 1.0) cannot carry U+0001 or U+0007, so no save indexes them.
+    await t.services.db.knex('codeboxes').insert({
+      content_id: pageId,
+      macro_id: m,
+      kind: 'advanced-codeblock-macro',
+      parameters: JSON.stringify({}),
+      sections: JSON.stringify([{ name: 'a', key: keyOf('a'), values: {} }]),
+      template,
+      error_kind: null,
+    });
     const res = await download(m, keyOf('a')).expect(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.text).toBe(template);

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { WikiFixtures } from '../../helpers/wiki-fixtures.ts';
 import { fields, parseXml } from './support.ts';
 
@@ -16,28 +16,30 @@ async function freePort(): Promise<number> {
 }
 
 describe('download links followed by a redirect-following client', () => {
-  let t: TestApp;
   let server: http.Server;
+  let port: number;
   let base: string;
   let user: TestUser;
   let contentId: number;
   let macroId: string;
 
   beforeAll(async () => {
-    const port = await freePort();
+    port = await freePort();
     base = `http://127.0.0.1:${port}/wiki`;
-    t = await createTestApp({ BASE_URL: base });
+  });
+  // Created once the port of its absolute links is known.
+  const t = useTestApp(() => ({ BASE_URL: base }));
+  beforeAll(async () => {
     server = http.createServer(t.app);
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    const fx = new WikiFixtures(t.services.db.knex);
+    const fx = new WikiFixtures(t);
     user = await t.createUser('link-reader', { groups: ['link-team'] });
     const space = await fx.space('LINK', { groups: ['link-team'] });
-    contentId = await fx.content({ spaceId: space });
+    contentId = await fx.content({ space });
     macroId = await fx.codebox(contentId, 'advanced-codeblock-macro', '[alpha one]\nv = 1\n[bëta/+]\nv = 2\n[content]\nvalue ${v} & more\n');
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await t.close();
   });
 
   const get = (url: string) => fetch(url, { headers: { authorization: user.auth }, redirect: 'follow' });

@@ -1,6 +1,6 @@
 // E2 and E3 bodies: record, block order, keys, absolute links, escaping, and boxes of every kind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { keyOf, WikiFixtures } from '../../helpers/wiki-fixtures.ts';
 import { fields, parseXml } from './support.ts';
 
@@ -9,24 +9,22 @@ const E3 = '/rest/advancedcodeblocks/1/download_list/json';
 const BASE = 'http://wiki.example.test:8090/ctx';
 
 describe('download lists (generation 5)', () => {
-  let t: TestApp;
+  const t = useTestApp({ BASE_URL: BASE, OUTBOUND_ALLOWLIST: '' });
   let fx: WikiFixtures;
   let user: TestUser;
-  let space: number;
+  let space: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ BASE_URL: BASE, OUTBOUND_ALLOWLIST: '' });
-    fx = new WikiFixtures(t.services.db.knex);
+    fx = new WikiFixtures(t);
     user = await t.createUser('list-reader', { groups: ['list-team'] });
     space = await fx.space('LIST', { groups: ['list-team'] });
   });
-  afterAll(() => t.close());
 
   const list = (path: string, contentId: number, macroId: string) =>
     t.http.get(`/ctx${path}`).query({ contentId: String(contentId), macroId }).set('Authorization', user.auth);
 
   it('E3 lists every section in document order, then raw, with /code links', async () => {
-    const page = await fx.content({ spaceId: space, title: 'Web servers' });
+    const page = await fx.content({ space, title: 'Web servers' });
     const m = await fx.codebox(page, 'advanced-codeblock-macro', '[testsystem 1]\na=1\n[zeta]\n[Prüfstand ä]\n[content]\nx', {}, 'mac+ro/1');
     const res = await list(E3, page, m).expect(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -43,7 +41,7 @@ describe('download lists (generation 5)', () => {
   });
 
   it('E2 wraps the record in content, escapes & in links and parses as strict XML', async () => {
-    const page = await fx.content({ spaceId: space, title: 'Q&A <1> ]]> \u0001 done' });
+    const page = await fx.content({ space, title: 'Q&A <1> ]]> \u0001 done' });
     const m = await fx.codebox(page, 'advanced-codeblock-macro', '[a & b]\n[content]\nx');
     const res = await list(E2, page, m).expect(200);
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
@@ -70,8 +68,8 @@ describe('download lists (generation 5)', () => {
   });
 
   it('reports blog posts and comments with their content type', async () => {
-    const blog = await fx.content({ spaceId: space, type: 'blogpost', title: 'News' });
-    const comment = await fx.content({ spaceId: space, type: 'comment', title: 'Re: News', containerId: blog });
+    const blog = await fx.content({ space, type: 'blogpost', title: 'News' });
+    const comment = await fx.content({ space, type: 'comment', containerId: blog });
     for (const [id, type] of [
       [blog, 'blogpost'],
       [comment, 'comment'],
@@ -83,7 +81,7 @@ describe('download lists (generation 5)', () => {
   });
 
   it('lists a single box as raw only, and a remote box without fetching its template', async () => {
-    const page = await fx.content({ spaceId: space });
+    const page = await fx.content({ space });
     const single = await fx.codebox(page, 'advanced-single-codeblock-macro', 'echo hi');
     expect((await list(E3, page, single).expect(200)).body.codeBlocks.map((b: { name: string }) => b.name)).toEqual(['raw']);
     // Nothing is on the allowlist, so a fetch would fail: the list must not need one.
@@ -94,7 +92,7 @@ describe('download lists (generation 5)', () => {
   });
 
   it('leaves out a section named raw (its key is the raw template)', async () => {
-    const page = await fx.content({ spaceId: space });
+    const page = await fx.content({ space });
     const m = await fx.codebox(page, 'advanced-codeblock-macro', '[raw]\n[a]\n[content]\nx');
     const names = (await list(E3, page, m).expect(200)).body.codeBlocks.map((b: { name: string }) => b.name);
     expect(names).toEqual(['a', 'raw']);
@@ -109,7 +107,7 @@ describe('download lists (generation 5)', () => {
   });
 
   it('lists 50 sections', async () => {
-    const page = await fx.content({ spaceId: space });
+    const page = await fx.content({ space });
     const body = Array.from({ length: 50 }, (_, i) => `[host ${i}]\nname = h${i}\n`).join('') + '[content]\nserver ${name}\n';
     const m = await fx.codebox(page, 'advanced-codeblock-macro', body);
     const blocks = (await list(E3, page, m).expect(200)).body.codeBlocks as { name: string }[];

@@ -1,7 +1,7 @@
 // The endpoint × credential × permission matrix, run once per generation (one file per generation, so each
 // gets its own app with its CODEBLOCKS_COMPAT). Every documented status of every endpoint is checked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { basic, useTestApp } from '../../helpers/test-app.ts';
 import { keyOf } from '../../helpers/wiki-fixtures.ts';
 import {
   buildScenario,
@@ -20,15 +20,13 @@ const ENDPOINTS: Endpoint[] = ['E1', 'code', 'E2', 'E3'];
 
 export function defineMatrix(gen: Gen): void {
   describe(`code-block API, generation ${gen}`, () => {
-    let t: TestApp;
+    const t = useTestApp({ CODEBLOCKS_COMPAT: gen, BASE_URL: 'http://cb.example.test/wiki' });
     let s: Scenario;
     const contentParam = gen === '3.4' ? 'pageId' : 'contentId';
 
     beforeAll(async () => {
-      t = await createTestApp({ CODEBLOCKS_COMPAT: gen, BASE_URL: 'http://cb.example.test/wiki' });
       s = await buildScenario(t, `g${gen.replace('.', '')}`);
     });
-    afterAll(() => t.close());
 
     const query = (endpoint: Endpoint, box: { contentId: number; macroId: string }, key = keyOf('alpha')) => {
       const q: Record<string, string> = { macroId: box.macroId, [contentParam]: String(box.contentId) };

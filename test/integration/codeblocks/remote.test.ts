@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { keyOf, WikiFixtures } from '../../helpers/wiki-fixtures.ts';
 import { expect500 } from './support.ts';
 
@@ -52,7 +52,6 @@ function templateServer(): http.Server {
 }
 
 describe('remote code boxes', () => {
-  let t: TestApp;
   let server: http.Server;
   let origin: string;
   let fx: WikiFixtures;
@@ -63,16 +62,18 @@ describe('remote code boxes', () => {
     server = templateServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    t = await createTestApp({ OUTBOUND_ALLOWLIST: `${origin}/allowed/, not a url` });
-    fx = new WikiFixtures(t.services.db.knex);
+  });
+  // Created after the template server, whose port the allowlist names; closed after it.
+  const t = useTestApp(() => ({ OUTBOUND_ALLOWLIST: `${origin}/allowed/, not a url` }));
+  beforeAll(async () => {
+    fx = new WikiFixtures(t);
     user = await t.createUser('remote-reader', { groups: ['remote-team'] });
     const space = await fx.space('REMOTE', { groups: ['remote-team'] });
-    pageId = await fx.content({ spaceId: space });
+    pageId = await fx.content({ space });
   });
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await t.close();
   });
 
   const remoteBox = (params: Record<string, string>, body = '[prod]\nhost = p.example\n') =>

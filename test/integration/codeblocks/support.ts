@@ -1,10 +1,12 @@
 // Shared helpers of the code-block integration tests: a strict XML reader, per-generation expectations of
-// every error body, and a standard data set (readers, outsiders, restricted trees, trashed content).
+// every error body, and a standard data set (readers, outsiders, restricted trees, trashed content) made through
+// the wiki REST.
+import { randomUUID } from 'node:crypto';
 import { SaxesParser } from 'saxes';
 import { expect } from 'vitest';
 import type { Response } from 'supertest';
 import type { TestApp, TestUser } from '../../helpers/test-app.ts';
-import { WikiFixtures } from '../../helpers/wiki-fixtures.ts';
+import { codeboxMacro, WikiFixtures } from '../../helpers/wiki-fixtures.ts';
 
 export interface XmlNode {
   name: string;
@@ -141,9 +143,12 @@ export interface Scenario {
   commentOfTrashed: { contentId: number; macroId: string };
 }
 
-/** Builds the standard data set; `tag` keeps names unique per test file. */
+/**
+ * Builds the standard data set through the wiki REST (`tag` keeps names unique per test file). Each content is
+ * saved with its code box; restrictions and the trash come last, since the author must view what it writes.
+ */
 export async function buildScenario(t: TestApp, tag: string): Promise<Scenario> {
-  const fx = new WikiFixtures(t.services.db.knex);
+  const fx = new WikiFixtures(t);
   const team = `team-${tag}`;
   const reader = await t.createUser(`reader-${tag}`, { groups: [team] });
   const outsider = await t.createUser(`outsider-${tag}`);
@@ -151,38 +156,42 @@ export async function buildScenario(t: TestApp, tag: string): Promise<Scenario> 
   const space = await fx.space(`S${tag}`.toUpperCase().replace(/[^A-Z0-9]/g, ''), { groups: [team] });
   const otherSpace = await fx.space(`O${tag}`.toUpperCase().replace(/[^A-Z0-9]/g, ''), { users: [keeper.name] });
 
-  const box = async (contentId: number) => ({ contentId, macroId: await fx.codebox(contentId, 'advanced-codeblock-macro', MULTI_BODY) });
-  const page = await fx.content({ spaceId: space, title: 'Servers & more' });
-  const blog = await fx.content({ spaceId: space, type: 'blogpost', title: 'Blog' });
-  const comment = await fx.content({ spaceId: space, type: 'comment', title: 'Re: Servers', containerId: page });
-  const foreign = await fx.content({ spaceId: otherSpace });
-  const top = await fx.content({ spaceId: space, title: 'Top' });
+  /** Content holding one multi box; answers its id and the box's macro id. */
+  const boxed = async (c: Parameters<WikiFixtures['content']>[0]) => {
+    const macroId = randomUUID();
+    const contentId = await fx.content({ ...c, body: `<p>box</p>${codeboxMacro('advanced-codeblock-macro', MULTI_BODY, {}, macroId)}` });
+    return { contentId, macroId };
+  };
+  const allowed = await boxed({ space, title: 'Servers & more' });
+  const blogpost = await boxed({ space, type: 'blogpost', title: 'Blog' });
+  const comment = await boxed({ space, type: 'comment', containerId: allowed.contentId });
+  const noSpace = await boxed({ space: otherSpace });
+  const top = await fx.content({ space, title: 'Top' });
+  const middle = await fx.content({ space, parentId: top });
+  const underRestricted = await boxed({ space, parentId: middle });
+  const restrictedPage = await fx.content({ space });
+  const commentOfRestricted = await boxed({ space, type: 'comment', containerId: restrictedPage });
+  const trashed = await boxed({ space });
+  const trashedContainer = await fx.content({ space });
+  const commentOfTrashed = await boxed({ space, type: 'comment', containerId: trashedContainer });
   await fx.restrict(top, { users: [keeper.name] });
-  const middle = await fx.content({ spaceId: space, parentId: top });
-  const leaf = await fx.content({ spaceId: space, parentId: middle });
-  const restrictedPage = await fx.content({ spaceId: space });
   await fx.restrict(restrictedPage, { users: [keeper.name] });
-  const restrictedComment = await fx.content({ spaceId: space, type: 'comment', containerId: restrictedPage });
-  const trashedPage = await fx.content({ spaceId: space });
-  const trashedContainer = await fx.content({ spaceId: space });
-  const orphanComment = await fx.content({ spaceId: space, type: 'comment', containerId: trashedContainer });
+  await fx.trash(trashed.contentId);
+  await fx.trash(trashedContainer);
 
-  const scenario: Scenario = {
+  return {
     fx,
     reader,
     readerBearer: await t.tokenFor(reader.name),
     outsider,
     outsiderBearer: await t.tokenFor(outsider.name),
-    allowed: await box(page),
-    blogpost: await box(blog),
-    comment: await box(comment),
-    noSpace: await box(foreign),
-    underRestricted: await box(leaf),
-    commentOfRestricted: await box(restrictedComment),
-    trashed: await box(trashedPage),
-    commentOfTrashed: await box(orphanComment),
+    allowed,
+    blogpost,
+    comment,
+    noSpace,
+    underRestricted,
+    commentOfRestricted,
+    trashed,
+    commentOfTrashed,
   };
-  await fx.trash(trashedPage);
-  await fx.trash(trashedContainer);
-  return scenario;
 }

@@ -1,7 +1,7 @@
 // End to end through the wiki host's REST surface: a page saved with storage XHTML is indexed by the wiki,
 // downloads follow its edits, its read restriction and its trip to the trash.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { keyOf } from '../../helpers/wiki-fixtures.ts';
 import { expect403, expect500 } from './support.ts';
 
@@ -13,12 +13,11 @@ const storage = (body: string) =>
   `<ac:parameter ac:name="globaltitle">Hosts</ac:parameter><ac:plain-text-body><![CDATA[${body}]]></ac:plain-text-body></ac:structured-macro>`;
 
 describe('code-block downloads of content saved through the wiki REST API', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let reader: TestUser;
   let pageId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     reader = await t.createUser('e2e-reader', { groups: ['e2e-team'] });
     await t.createUser('e2e-keeper');
     const admin = (req: ReturnType<TestApp['http']['post']>) => req.set('Authorization', t.adminAuth);
@@ -34,7 +33,6 @@ describe('code-block downloads of content saved through the wiki REST API', () =
       .expect(200);
     pageId = page.body.id as string;
   });
-  afterAll(() => t.close());
 
   const download = (key: string) =>
     t.http.get(E1).query({ key, macroId: MACRO, contentId: pageId }).set('Authorization', reader.auth);

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { basic, createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { basic, createTestApp, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 
 const MYSELF = '/rest/api/2/myself';
 
 describe('authentication', () => {
-  let t: TestApp;
+  const t = useTestApp({ MAX_AUTH_ATTEMPTS: '3' });
   let bob: TestUser;
   beforeAll(async () => {
-    t = await createTestApp({ MAX_AUTH_ATTEMPTS: '3' });
     bob = await t.createUser('bob', { password: 'pw:with:colons' });
   });
-  afterAll(() => t.close());
 
   it('accepts Basic credentials whose password contains colons', async () => {
     const res = await t.http.get(MYSELF).set('Authorization', bob.auth).expect(200);
@@ -110,11 +108,7 @@ describe('authentication', () => {
 });
 
 describe('lockout after failed Basic logins', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ MAX_AUTH_ATTEMPTS: '3' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ MAX_AUTH_ATTEMPTS: '3' });
 
   it('locks after MAX_AUTH_ATTEMPTS failures, refuses even the right password, until an admin resets it', async () => {
     const erin = await t.createUser('erin');

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { basic, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 
 describe('directory REST', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let user: TestUser;
   let admin: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     user = await t.createUser('plain');
     admin = await t.createUser('helper-admin', { admin: true });
   });
-  afterAll(() => t.close());
 
   describe('POST /rest/api/2/user', () => {
     it('creates a user in the users group', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../helpers/test-app.ts';
 
 describe('GET /rest/api/2/myself', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers the administrator with its groups', async () => {
     const res = await t.http.get('/rest/api/2/myself').set('Authorization', t.adminAuth).expect(200);

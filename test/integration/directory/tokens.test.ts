@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 
 describe('personal access tokens', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: TestUser;
   let other: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await t.createUser('owner');
     other = await t.createUser('other');
   });
-  afterAll(() => t.close());
 
   it('lists a user\'s own tokens without raw values, and stores only hashes', async () => {
     const created = await t.http.post('/rest/pat/latest/tokens').set('Authorization', owner.auth).send({ name: 'laptop' }).expect(201);
@@ -56,11 +54,7 @@ describe('personal access tokens', () => {
 });
 
 describe('GET /status', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers RUNNING without authentication', async () => {
     expect((await t.http.get('/status').expect(200)).body).toEqual({ state: 'RUNNING' });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { createField, grant } from '../../helpers/tracker-fixtures.ts';
 
 /** The four base paths, 412 under 1.2, health without auth, and the error format for foundation errors. */
-let t: TestApp;
+const t = useTestApp();
 let u: TestUser;
 let field: { id: number; defaultContextId: number };
 
@@ -15,12 +15,10 @@ const BASES = [
 ];
 
 beforeAll(async () => {
-  t = await createTestApp();
   u = await t.createUser('bp-user');
   field = await createField(t);
   await grant(t, field.id, { user: u.name });
 });
-afterAll(async () => t?.close());
 
 describe('base paths', () => {
   it.each(BASES)('%s answers the admin and user endpoints', async (base) => {

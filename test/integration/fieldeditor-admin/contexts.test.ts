@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createContext, createField, createProject, FE, grant } from '../../helpers/tracker-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createContext, createField, createProject, FE, grant, setOnlyAdminsMayDelete } from '../../helpers/tracker-fixtures.ts';
 
 /** A5–A8 (contexts, admin) and U2/U3 (contexts, user). */
-let t: TestApp;
+const t = useTestApp();
 let sys: TestUser;
 let u: TestUser;
 let member: TestUser;
@@ -11,7 +11,6 @@ let outsider: TestUser;
 let issueTypeId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   sys = await t.createUser('cx-sys', { sysadmin: true });
   u = await t.createUser('cx-user');
   member = await t.createUser('cx-member', { groups: ['cx-team'] });
@@ -19,7 +18,6 @@ beforeAll(async () => {
   const it = await t.http.post('/rest/api/2/issuetype').set('Authorization', t.adminAuth).send({ name: 'Task-cx', description: 'T', type: 'subtask' });
   issueTypeId = it.body.id as string;
 });
-afterAll(async () => t?.close());
 
 const A = (id: number | string, rest = '') => `${FE}/admin/customfields/${id}${rest}`;
 const U = (id: number | string, rest = '') => `${FE}/user/customfields/${id}${rest}`;
@@ -167,7 +165,7 @@ describe('U2 user contexts', () => {
 
 describe('U3 field, context and default', () => {
   it('answers field, context, default read model and the delete right', async () => {
-    const f = await createField(t, { type: 'radio' });
+    const f = await createField(t, { type: 'radiobuttons' });
     const c = await createContext(t, f.id);
     await grant(t, f.id, { user: u.name, contextId: c.id });
     const res = await t.http.get(U(f.id, `/contexts/${c.id}`)).set('Authorization', u.auth);
@@ -191,7 +189,7 @@ describe('U3 field, context and default', () => {
     const f = await createField(t);
     await grant(t, f.id, { user: u.name });
     await grant(t, f.id, { user: 'admin' });
-    await t.services.db.knex('fieldeditor_settings').insert({ key: 'onlyAdminsMayDeleteOptions', value: JSON.stringify(true), updated_by: 'admin' }).onConflict('key').merge();
+    await setOnlyAdminsMayDelete(t, true);
     try {
       const res = await t.http.get(U(f.id, '/contexts/default')).set('Authorization', u.auth);
       expect(res.body.context.contextId).toBe(f.defaultContextId);
@@ -199,7 +197,7 @@ describe('U3 field, context and default', () => {
       const adm = await t.http.get(U(f.id, '/contexts/default')).set('Authorization', t.adminAuth);
       expect(adm.body.authenticatedUserMeta).toEqual({ userAllowedToDeleteOptions: true });
     } finally {
-      await t.services.db.knex('fieldeditor_settings').where({ key: 'onlyAdminsMayDeleteOptions' }).del().returning('key');
+      await setOnlyAdminsMayDelete(t, false);
     }
   });
 

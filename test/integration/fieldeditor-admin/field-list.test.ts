@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { createContext, createField, FE, grant } from '../../helpers/tracker-fixtures.ts';
 
 /** A1 (admin list) and U1 (user list): legacy forms, pages, filter, order, edges. */
-let t: TestApp;
+const t = useTestApp();
 let admin2: TestUser;
 let sys: TestUser;
 let granted: TestUser;
@@ -13,7 +13,6 @@ const fields: { id: number; name: string }[] = [];
 const P = 'Zlist'; // every field of this file has this prefix, so filters isolate them
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin2 = await t.createUser('list-admin', { admin: true });
   sys = await t.createUser('list-sys', { sysadmin: true });
   granted = await t.createUser('list-granted');
@@ -25,7 +24,6 @@ beforeAll(async () => {
   const ctx = await createContext(t, fields[2]!.id);
   await grant(t, fields[2]!.id, { user: granted.name, contextId: ctx.id });
 });
-afterAll(async () => t?.close());
 
 const get = (path: string, auth?: string) => {
   const r = t.http.get(`${FE}${path}`);

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { createField, FE, grant, uniq } from '../../helpers/tracker-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { uniq, useTestApp } from '../../helpers/test-app.ts';
+import { createField, FE, grant } from '../../helpers/tracker-fixtures.ts';
 
 /** The paged A1/U1 answers are kept in memory; every change that alters them must show at once. */
 describe('cached field pages stay true', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('A1 shows a new field and a new grant on the very next request', async () => {
     const tag = uniq('cachetest');

@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { createContext, createField, FE, grant } from '../../helpers/tracker-fixtures.ts';
 
 /** A2, A3, A4 (global grants), A9, A10 (context grants), and the user-deleted clean-up. */
-let t: TestApp;
+const t = useTestApp();
 let admin2: TestUser;
 let sys: TestUser;
 let carol: TestUser;
 let dave: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin2 = await t.createUser('gr-admin', { admin: true });
   sys = await t.createUser('gr-sys', { sysadmin: true });
   carol = await t.createUser('gr-carol', { groups: ['gr-team'] });
   dave = await t.createUser('gr-dave');
   await t.services.directory.createGroup('gr-other');
 });
-afterAll(async () => t?.close());
 
 const A = (id: number | string, rest = '') => `${FE}/admin/customfields/${id}${rest}`;
 
@@ -169,7 +167,8 @@ describe('deleted users', () => {
     await t.services.events.settled();
     expect((await t.http.get(A(f.id)).set('Authorization', t.adminAuth)).body).toEqual({ userlist: [carol.name], grouplist: [] });
     expect((await t.http.get(A(f.id, '/contexts/permissions')).set('Authorization', t.adminAuth)).body[0].userlist).toEqual([]);
-    // A leftover grant (e.g. written while the event was lost) is shown with exists:false.
+    // A leftover grant (e.g. written while the event was lost) is shown with exists:false. Written directly:
+    // A4 refuses unknown users, and deleting a user removes its grants.
     await t.services.db.knex('field_grants').insert({ field_id: f.id, context_id: null, principal_type: 'user', principal_name: 'gone-user', principal_key: 'gone-user' });
     const exp = await t.http.get(A(f.id, '?expand=userlistWithFullnames')).set('Authorization', t.adminAuth);
     expect(exp.body.userlistWithFullnames).toContainEqual(expect.objectContaining({ username: 'gone-user', fullname: 'gone-user', exists: false }));

@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { addOptions, createContext, createField, grant, listValues, paths, type FixtureType } from '../../helpers/options-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { addOptions, createContext, createField, grant, listValues, paths, type FieldType } from '../../helpers/tracker-fixtures.ts';
 
 // C1–C6: child options of cascading selects (two levels) and of the multi-level cascading select (any depth).
 describe('field editor child options', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let bob: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     bob = await t.createUser('bob-children');
   });
-  afterAll(() => t.close());
 
-  async function field(type: FixtureType, context: 'default' | 'numeric' = 'default') {
-    const f = await createField(t.services.db.knex, type);
-    await grant(t.services.db.knex, f.id, { user: bob.name });
-    const ctx = context === 'default' ? 'default' : await createContext(t.services.db.knex, f.id);
+  async function field(type: FieldType, context: 'default' | 'numeric' = 'default') {
+    const f = await createField(t, { type });
+    await grant(t, f.id, { user: bob.name });
+    const ctx = context === 'default' ? 'default' : (await createContext(t, f.id)).id;
     return { f, p: paths(f.id, ctx) };
   }
 

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { addOptions, createContext, createField, grant, paths, type FixtureType } from '../../helpers/options-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { addOptions, createContext, createField, grant, paths, type FieldType } from '../../helpers/tracker-fixtures.ts';
 import { readDefaultValue } from '../../../src/fieldeditor/defaults/defaults.repository.ts';
 
 // U15: default values per context for every field type, read and write models.
 describe('field editor default values', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let bob: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     bob = await t.createUser('bob-defaults');
   });
-  afterAll(() => t.close());
 
-  async function field(type: FixtureType, context: 'default' | 'numeric' = 'default') {
-    const f = await createField(t.services.db.knex, type);
-    await grant(t.services.db.knex, f.id, { user: bob.name });
-    const ctx = context === 'default' ? 'default' : await createContext(t.services.db.knex, f.id);
+  async function field(type: FieldType, context: 'default' | 'numeric' = 'default') {
+    const f = await createField(t, { type });
+    await grant(t, f.id, { user: bob.name });
+    const ctx = context === 'default' ? 'default' : (await createContext(t, f.id)).id;
     return { f, ctx, p: paths(f.id, ctx) };
   }
   const get = (path: string) => t.http.get(path).set('Authorization', bob.auth);
@@ -90,7 +88,7 @@ describe('field editor default values', () => {
 
   it('refuses options of another context, disabled options, unknown ids and wrong types with 400', async () => {
     const { f, p } = await field('singleselect');
-    const other = await createContext(t.services.db.knex, f.id);
+    const other = (await createContext(t, f.id)).id;
     const [foreign] = await addOptions(t, bob.auth, paths(f.id, other).options, ['Foreign']);
     const [off] = await addOptions(t, bob.auth, p.options, ['Off']);
     await t.http.put(p.option(off!.id)).set('Authorization', bob.auth).send({ disabled: true }).expect(200);

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { basic, useTestApp } from '../../helpers/test-app.ts';
 import { runImport } from '../../../src/importer/import.service.ts';
 import { demoDocument } from '../../../src/demo/demo-data.ts';
 import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../../../src/tracker/tracker.demo.ts';
 import { DEMO_OPTIONS } from '../../../src/fieldeditor/options/options.demo.ts';
-import { API, paths } from '../../helpers/options-fixtures.ts';
+import { FE, paths } from '../../helpers/tracker-fixtures.ts';
 
 // The `options` and `defaults` import sections, through the demo document and small documents of their own.
 describe('import: options and defaults', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const alice = basic('alice', 'alice');
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
 
   it('loads the demo options and defaults with fixed ids; a second run skips everything', async () => {
     const summary = await runImport(t.services, demoDocument(), () => undefined);
@@ -36,7 +32,7 @@ describe('import: options and defaults', () => {
     expect(def.body).toMatchObject({ defaultOption: { id: DEMO_OPTIONS.europe }, defaultChildOption: { id: DEMO_OPTIONS.germany } });
     expect((await t.http.get(single.default).set('Authorization', alice).expect(200)).body.defaultOption.optionvalue).toBe('Medium');
     // U3 (tracker-admin's endpoint) reads the same default.
-    const u3 = await t.http.get(`${API}/user/customfields/${DEMO_FIELDS.singleSelect.id}/contexts/default`).set('Authorization', alice).expect(200);
+    const u3 = await t.http.get(`${FE}/user/customfields/${DEMO_FIELDS.singleSelect.id}/contexts/default`).set('Authorization', alice).expect(200);
     expect(u3.body.defaultOption.defaultOption.id).toBe(DEMO_OPTIONS.medium);
 
     const again = await runImport(t.services, demoDocument(), () => undefined);

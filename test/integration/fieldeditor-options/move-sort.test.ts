@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { addOptions, createContext, createField, grant, listValues, paths } from '../../helpers/options-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { addOptions, createContext, createField, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
 
 describe('field editor options: move and sort', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let bob: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     bob = await t.createUser('bob-move');
   });
-  afterAll(() => t.close());
 
   async function list(values: string[], context: 'default' | 'other' = 'default') {
-    const f = await createField(t.services.db.knex, 'singleselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
-    const p = paths(f.id, context === 'default' ? 'default' : await createContext(t.services.db.knex, f.id));
+    const f = await createField(t, { type: 'singleselect' });
+    await grant(t, f.id, { user: bob.name });
+    const p = paths(f.id, context === 'default' ? 'default' : (await createContext(t, f.id)).id);
     const opts = await addOptions(t, bob.auth, p.options, values);
     const id = (v: string) => opts.find((o) => o.optionvalue === v)!.id;
     return { p, id, values: () => listValues(t, bob.auth, p.options) };
@@ -115,6 +113,7 @@ describe('field editor options: move and sort', () => {
   it('lists densely even when stored positions collide, and sort spreads them out again', async () => {
     const l = await list(['c', 'b', 'a']);
     const ids = [l.id('a'), l.id('b'), l.id('c')];
+    // Written directly: no endpoint stores colliding positions; this is the corrupted order the list and sort must repair.
     await t.services.db.knex('field_options').whereIn('id', ids).update({ position: 7 });
     expect(await l.values()).toEqual(['c', 'b', 'a']); // ties go by id: creation order
     await sort(l.p.sort, { locale: 'en-US' }).expect(200);

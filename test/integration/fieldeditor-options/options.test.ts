@@ -1,27 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { addOptions, createContext, createField, grant, listValues, paths, type OptionJson } from '../../helpers/options-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { addOptions, createContext, createField, grant, listValues, paths, type OptionJson } from '../../helpers/tracker-fixtures.ts';
 
 // U4–U13 on the default context (literal `default` and its numeric id) and on a second context.
 describe('field editor options: list, create, update, delete', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let bob: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     bob = await t.createUser('bob-options');
   });
-  afterAll(() => t.close());
 
   async function grantedField() {
-    const f = await createField(t.services.db.knex, 'singleselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t, { type: 'singleselect' });
+    await grant(t, f.id, { user: bob.name });
     return f;
   }
 
   for (const which of ['default', 'numeric default', 'second context'] as const) {
     it(`creates, lists, renames, disables and deletes options (${which})`, async () => {
       const f = await grantedField();
-      const ctxId = which === 'default' ? 'default' : which === 'numeric default' ? f.defaultContextId : await createContext(t.services.db.knex, f.id);
+      const ctxId = which === 'default' ? 'default' : which === 'numeric default' ? f.defaultContextId : (await createContext(t, f.id)).id;
       const p = paths(f.id, ctxId);
       expect((await t.http.get(p.options).set('Authorization', bob.auth).expect(200)).body).toEqual([]);
 
@@ -48,7 +46,7 @@ describe('field editor options: list, create, update, delete', () => {
 
   it('keeps the default context and other contexts apart; `default` and its numeric id are one list', async () => {
     const f = await grantedField();
-    const other = await createContext(t.services.db.knex, f.id);
+    const other = (await createContext(t, f.id)).id;
     await addOptions(t, bob.auth, paths(f.id, 'default').options, ['InDefault']);
     expect(await listValues(t, bob.auth, paths(f.id, f.defaultContextId).options)).toEqual(['InDefault']);
     expect(await listValues(t, bob.auth, paths(f.id, other).options)).toEqual([]);
@@ -128,7 +126,7 @@ describe('field editor options: list, create, update, delete', () => {
 
   it('answers 404 for an option of another context and 400 for a child addressed as a top-level option', async () => {
     const f = await grantedField();
-    const other = await createContext(t.services.db.knex, f.id);
+    const other = (await createContext(t, f.id)).id;
     const [o] = await addOptions(t, bob.auth, paths(f.id, other).options, ['elsewhere']);
     const p = paths(f.id, 'default');
     const res = await t.http.put(p.option(o!.id)).set('Authorization', bob.auth).send({ optionvalue: 'x' }).expect(404);
@@ -139,8 +137,8 @@ describe('field editor options: list, create, update, delete', () => {
   });
 
   it('answers 400 for options of a field type the editor does not manage', async () => {
-    const f = await createField(t.services.db.knex, 'textfield');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t, { type: 'textfield' });
+    await grant(t, f.id, { user: bob.name });
     const res = await t.http.get(paths(f.id, 'default').options).set('Authorization', bob.auth).expect(400);
     expect(res.body.errors[0].name).toBe('customFieldId');
   });

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Test } from 'supertest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { API, addOptions, createContext, createField, grant, paths } from '../../helpers/options-fixtures.ts';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { FE, addOptions, createContext, createField, grant, paths } from '../../helpers/tracker-fixtures.ts';
 
 const NO_GRANT = 'FieldPermission Denied - you do not have sufficient rights for this operation.';
 
 describe('field editor options: authentication, grants, only-admins-delete setting', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: TestUser; // global grant
   let ctxUser: TestUser; // grant on one context only
   let groupUser: TestUser; // grant through a group
@@ -19,27 +19,24 @@ describe('field editor options: authentication, grants, only-admins-delete setti
   let parentId: number;
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await t.createUser('perm-owner');
     ctxUser = await t.createUser('perm-ctx');
     groupUser = await t.createUser('perm-group', { groups: ['option-keepers'] });
     stranger = await t.createUser('perm-stranger');
     admin2 = await t.createUser('perm-admin', { admin: true });
     adminGranted = await t.createUser('perm-admin-granted', { admin: true });
-    const knex = t.services.db.knex;
-    f = await createField(knex, 'singleselect');
-    other = await createContext(knex, f.id);
-    await grant(knex, f.id, { user: owner.name });
-    await grant(knex, f.id, { user: ctxUser.name, contextId: other });
-    await grant(knex, f.id, { group: 'Option-Keepers' });
-    await grant(knex, f.id, { user: adminGranted.name });
-    cascade = await createField(knex, 'cascadingselect');
-    await grant(knex, cascade.id, { user: owner.name });
-    await grant(knex, cascade.id, { user: adminGranted.name });
+    f = await createField(t, { type: 'singleselect' });
+    other = (await createContext(t, f.id)).id;
+    await grant(t, f.id, { user: owner.name });
+    await grant(t, f.id, { user: ctxUser.name, contextId: other });
+    await grant(t, f.id, { group: 'Option-Keepers' });
+    await grant(t, f.id, { user: adminGranted.name });
+    cascade = await createField(t, { type: 'cascadingselect' });
+    await grant(t, cascade.id, { user: owner.name });
+    await grant(t, cascade.id, { user: adminGranted.name });
     const [parent] = await addOptions(t, owner.auth, paths(cascade.id, 'default').options, ['Parent']);
     parentId = parent!.id;
   });
-  afterAll(() => t.close());
 
   /** Every option endpoint of one context, as request factories. */
   function endpoints(fieldId: number, context: number | 'default', optionId: number, childParent: number, childId: number) {
@@ -106,7 +103,7 @@ describe('field editor options: authentication, grants, only-admins-delete setti
   });
 
   async function setOnlyAdmins(value: boolean | string) {
-    const res = await t.http.put(`${API}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: value }).expect(200);
+    const res = await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: value }).expect(200);
     expect(res.body).toEqual({ onlyAdminsMayDeleteOptions: value === true || value === 'true' });
   }
 
@@ -142,15 +139,15 @@ describe('field editor options: authentication, grants, only-admins-delete setti
   });
 
   it('GET/PUT admin/settings: administrators only, validated, not under 1.2', async () => {
-    await t.http.get(`${API}/admin/settings`).expect(401);
-    const denied = await t.http.get(`${API}/admin/settings`).set('Authorization', owner.auth).expect(403);
+    await t.http.get(`${FE}/admin/settings`).expect(401);
+    const denied = await t.http.get(`${FE}/admin/settings`).set('Authorization', owner.auth).expect(403);
     expect(denied.body).toMatchObject({ statusCode: 403, subCode: 403000 });
-    await t.http.put(`${API}/admin/settings`).set('Authorization', owner.auth).send({ onlyAdminsMayDeleteOptions: true }).expect(403);
-    expect((await t.http.get(`${API}/admin/settings`).set('Authorization', admin2.auth).expect(200)).body).toEqual({ onlyAdminsMayDeleteOptions: false });
-    const bad = await t.http.put(`${API}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: 'perhaps' }).expect(400);
+    await t.http.put(`${FE}/admin/settings`).set('Authorization', owner.auth).send({ onlyAdminsMayDeleteOptions: true }).expect(403);
+    expect((await t.http.get(`${FE}/admin/settings`).set('Authorization', admin2.auth).expect(200)).body).toEqual({ onlyAdminsMayDeleteOptions: false });
+    const bad = await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: 'perhaps' }).expect(400);
     expect(bad.body.errors[0].name).toBe('onlyAdminsMayDeleteOptions');
     // Partial: an empty body changes nothing.
-    expect((await t.http.put(`${API}/admin/settings`).set('Authorization', t.adminAuth).send({}).expect(200)).body).toEqual({ onlyAdminsMayDeleteOptions: false });
+    expect((await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({}).expect(200)).body).toEqual({ onlyAdminsMayDeleteOptions: false });
     const old = await t.http.get('/rest/trackercustomfieldeditorplugin/1.2/admin/settings').set('Authorization', t.adminAuth).expect(412);
     expect(old.body).toMatchObject({ statusCode: 412, subCode: 412000 });
   });

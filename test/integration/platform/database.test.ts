@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../helpers/test-app.ts';
 import { withBootstrapLock, migrateLatest } from '../../../src/platform/db/knex.ts';
 
 describe('database layer (same answers on PGlite and PostgreSQL)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('returns counts, ids and bigints as numbers, timestamps as Dates', async () => {
     const { knex } = t.services.db;

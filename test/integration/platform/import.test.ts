@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { basic, useTestApp } from '../../helpers/test-app.ts';
 import { runImport } from '../../../src/importer/import.service.ts';
 import { AppError } from '../../../src/platform/http/app-error.ts';
 
 describe('import', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('imports groups and users with memberships, reports progress, and is idempotent', async () => {
     const doc = {

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createField, createProject, TYPE, uniq } from '../../helpers/tracker-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniq, useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createField, createProject, TYPE } from '../../helpers/tracker-fixtures.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let bob: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
   bob = await t.createUser('bob-host');
 });
-afterAll(async () => t?.close());
 
 describe('POST/GET /rest/api/2/project', () => {
   it('creates a project (admin) and lists it for any user', async () => {
@@ -66,13 +64,13 @@ describe('POST/GET /rest/api/2/issuetype', () => {
 describe('POST/GET /rest/api/2/field', () => {
   it('creates a field of every editable type with its default context', async () => {
     for (const [short, key] of [
-      ['singleselect', TYPE.select],
-      ['radiobuttons', TYPE.radio],
-      ['cascadingselect', TYPE.cascading],
+      ['singleselect', TYPE.singleselect],
+      ['radiobuttons', TYPE.radiobuttons],
+      ['cascadingselect', TYPE.cascadingselect],
       ['multiselect', TYPE.multiselect],
-      ['multicheckboxes', TYPE.checkboxes],
+      ['multicheckboxes', TYPE.multicheckboxes],
       ['textfield', TYPE.textfield],
-      [TYPE.multiLevel, TYPE.multiLevel],
+      [TYPE.multilevel, TYPE.multilevel],
       ['com.example.vendor:thing', 'com.example.vendor:thing'],
     ] as const) {
       const name = uniq(`F ${short} `);
@@ -94,16 +92,16 @@ describe('POST/GET /rest/api/2/field', () => {
       expect(res.status).toBe(400);
       expect(res.body.errors.type).toBeDefined();
     }
-    const noName = await t.http.post('/rest/api/2/field').set('Authorization', t.adminAuth).send({ type: TYPE.select });
+    const noName = await t.http.post('/rest/api/2/field').set('Authorization', t.adminAuth).send({ type: TYPE.singleselect });
     expect(noName.body.errors.name).toBeDefined();
   });
 
   it('lists fields for any user; create is admin-only', async () => {
-    const f = await createField(t, { type: 'radio' });
+    const f = await createField(t, { type: 'radiobuttons' });
     const list = await t.http.get('/rest/api/2/field').set('Authorization', bob.auth);
     expect(list.status).toBe(200);
     expect(list.body).toContainEqual(expect.objectContaining({ id: `customfield_${f.id}`, name: f.name, custom: true }));
-    expect((await t.http.post('/rest/api/2/field').set('Authorization', bob.auth).send({ name: 'x', type: TYPE.select })).status).toBe(403);
+    expect((await t.http.post('/rest/api/2/field').set('Authorization', bob.auth).send({ name: 'x', type: TYPE.singleselect })).status).toBe(403);
     expect((await t.http.get('/rest/api/2/field')).status).toBe(401);
   });
 });

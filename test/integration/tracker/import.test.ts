@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, basic, type TestApp } from '../../helpers/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, basic } from '../../helpers/test-app.ts';
 import { runImport } from '../../../src/importer/import.service.ts';
 import { demoDocument } from '../../../src/demo/demo-data.ts';
 import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../../../src/tracker/tracker.demo.ts';
 import { FE, TYPE } from '../../helpers/tracker-fixtures.ts';
 
 /** The tracker and grant sections of the import format, through the demo document. */
-let t: TestApp;
+const t = useTestApp();
 const alice = basic('alice', 'alice');
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
 
 describe('import: projects, issue types, fields, contexts, grants', () => {
   it('loads the demo tracker data with its fixed ids, and a second run skips everything', async () => {
@@ -35,14 +30,14 @@ describe('import: projects, issue types, fields, contexts, grants', () => {
     expect(again.grants).toEqual({ created: 0, skipped: 3 });
 
     // Sequences moved past the fixed ids: a new field and context get fresh ids.
-    const created = await t.http.post('/rest/api/2/field').set('Authorization', t.adminAuth).send({ name: 'After import', type: TYPE.select });
+    const created = await t.http.post('/rest/api/2/field').set('Authorization', t.adminAuth).send({ name: 'After import', type: TYPE.singleselect });
     expect(created.status).toBe(201);
     expect(created.body.schema.customId).toBeGreaterThan(DEMO_FIELDS.multiLevel.id);
   });
 
   it('an unknown user in a grant rolls the whole import back', async () => {
     await expect(
-      runImport(t.services, { fields: [{ name: 'Rolled back', type: TYPE.select }], grants: [{ fieldName: 'Rolled back', user: 'nobody-x' }] }, () => undefined),
+      runImport(t.services, { fields: [{ name: 'Rolled back', type: TYPE.singleselect }], grants: [{ fieldName: 'Rolled back', user: 'nobody-x' }] }, () => undefined),
     ).rejects.toMatchObject({ status: 400 });
     const list = await t.http.get(`${FE}/admin/customfields?filter=Rolled`).set('Authorization', t.adminAuth);
     expect(list.body.total).toBe(0);

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createContent, createSpace, multiBox } from './wiki-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createContent, createSpace, multiBox } from '../../helpers/wiki-fixtures.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let writer: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
   writer = await t.createUser('cb-writer', { groups: ['cb-team'] });
   stranger = await t.createUser('cb-stranger');
   await createSpace(t, 'CB', { groups: ['cb-team'] }, { groups: ['cb-team'] });
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const indexOf = (id: string) =>

@@ -1,73 +1,53 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../helpers/test-app.ts';
 import { decideView } from '../../../src/wiki/content-access.ts';
 import type { AuthUser } from '../../../src/platform/auth/auth-user.ts';
+import { authUserOf } from '../../helpers/directory-fixtures.ts';
+import { WikiFixtures } from '../../helpers/wiki-fixtures.ts';
 
-// decideView straight against the tables: every edge case of rule 4 without going through REST.
-let t: TestApp;
+// decideView against a wiki built through the REST surface: every edge case of rule 4, asked of the function itself.
+const t = useTestApp();
 const ids: Record<string, number> = {};
 const users: Record<string, AuthUser> = {};
 
 async function userFor(name: string, groups: string[] = [], admin = false): Promise<AuthUser> {
   await t.createUser(name, { groups, admin });
-  const row = await t.services.directory.getUser(name);
-  return { id: row.id, name, displayName: name, email: '', active: true, groups: row.groups, isAdmin: admin, isSystemAdmin: false, via: 'basic' };
-}
-
-async function insertContent(key: string, c: { type: string; title: string; parent?: string; container?: string; status?: string }) {
-  const k = t.services.db.knex;
-  const space = (await k('spaces').where({ key: 'CA' }).first()) as { id: number };
-  const [row] = await k('contents')
-    .insert({
-      type: c.type,
-      title: c.title,
-      space_id: space.id,
-      parent_id: c.parent ? ids[c.parent] : null,
-      container_id: c.container ? ids[c.container] : null,
-      status: c.status ?? 'current',
-      body: '<p/>',
-    })
-    .returning('id');
-  ids[key] = (row as { id: number }).id;
+  return authUserOf(t.services, name);
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const k = t.services.db.knex;
   users.reader = await userFor('ca-reader', ['ca-readers']);
   users.member = await userFor('ca-member', ['ca-readers', 'ca-team']);
   users.direct = await userFor('ca-direct');
   users.outsider = await userFor('ca-outsider');
   users.admin = await userFor('ca-admin', [], true);
-  const [space] = await k('spaces').insert({ key: 'CA', name: 'Content access' }).returning('id');
-  const spaceId = (space as { id: number }).id;
-  const grp = (await k('groups').where({ name_key: 'ca-readers' }).first()) as { id: number };
-  await k('space_permissions').insert([
-    { space_id: spaceId, group_id: grp.id, operation: 'read', target: 'space' },
-    { space_id: spaceId, user_id: users.direct!.id, operation: 'read', target: 'space' },
-    { space_id: spaceId, user_id: users.outsider!.id, operation: 'create', target: 'space' },
-  ]);
-  await insertContent('root', { type: 'page', title: 'Root' });
-  await insertContent('secret', { type: 'page', title: 'Secret', parent: 'root' });
-  await insertContent('child', { type: 'page', title: 'Child', parent: 'secret' });
-  await insertContent('grandchild', { type: 'page', title: 'Grandchild', parent: 'child' });
-  await insertContent('comment', { type: 'comment', title: 'Re: Grandchild', container: 'grandchild' });
-  await insertContent('blog', { type: 'blogpost', title: 'Blog' });
-  await insertContent('blogComment', { type: 'comment', title: 'Re: Blog', container: 'blog' });
-  await insertContent('gone', { type: 'page', title: 'Gone', parent: 'root', status: 'trashed' });
-  await insertContent('underGone', { type: 'page', title: 'Under gone', parent: 'gone' });
-  await insertContent('commentOfGone', { type: 'comment', title: 'Re: Gone', container: 'gone' });
-  const team = (await k('groups').where({ name_key: 'ca-team' }).first()) as { id: number };
-  await k('content_read_restrictions').insert([
-    { content_id: ids.secret, group_id: team.id },
-    { content_id: ids.secret, user_id: users.admin!.id },
-    { content_id: ids.blog, user_id: users.direct!.id },
-  ]);
+  const fx = new WikiFixtures(t);
+  const space = await fx.space('CA', { groups: ['ca-readers'], users: ['ca-direct'] }, { users: ['ca-outsider'] }, 'Content access');
+  const content = async (key: string, c: { type?: 'page' | 'blogpost' | 'comment'; title?: string; parent?: string; container?: string }) => {
+    ids[key] = await fx.content({
+      space,
+      type: c.type,
+      title: c.title,
+      parentId: c.parent === undefined ? undefined : ids[c.parent],
+      containerId: c.container === undefined ? undefined : ids[c.container],
+    });
+  };
+  await content('root', { title: 'Root' });
+  await content('secret', { title: 'Secret', parent: 'root' });
+  await content('child', { title: 'Child', parent: 'secret' });
+  await content('grandchild', { title: 'Grandchild', parent: 'child' });
+  await content('comment', { type: 'comment', container: 'grandchild' });
+  await content('blog', { type: 'blogpost', title: 'Blog' });
+  await content('blogComment', { type: 'comment', container: 'blog' });
+  await content('gone', { title: 'Gone', parent: 'root' });
+  await content('underGone', { title: 'Under gone', parent: 'gone' });
+  await content('commentOfUnderGone', { type: 'comment', container: 'underGone' });
+  await content('commentOfGone', { type: 'comment', container: 'gone' });
+  // Restrictions and the trash last: the fixtures' author must view what it writes.
+  await fx.restrict(ids.secret!, { groups: ['ca-team'], users: ['ca-admin'] });
+  await fx.restrict(ids.blog!, { users: ['ca-direct'] });
+  await fx.trash(ids.gone!);
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 describe('decideView', () => {
   it('allows a group reader on an unrestricted page and describes the content', async () => {
@@ -112,7 +92,9 @@ describe('decideView', () => {
   });
 
   it('trashed content, its descendants and its comments are trashed for everybody', async () => {
-    for (const key of ['gone', 'underGone', 'commentOfGone']) {
+    // Trashing gone left underGone and its comment current: the walk up the chain decides for them.
+    expect(await t.services.db.knex('contents').whereIn('id', [ids.underGone!, ids.commentOfUnderGone!]).pluck('status')).toEqual(['current', 'current']);
+    for (const key of ['gone', 'underGone', 'commentOfUnderGone', 'commentOfGone']) {
       expect((await decideView(t.services.db.knex, users.reader, ids[key]!)).state, key).toBe('trashed');
     }
   });

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createContent, createSpace } from './wiki-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createContent, createSpace } from '../../helpers/wiki-fixtures.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let writer: TestUser; // read + create through a group
 let reader: TestUser; // read only
 let stranger: TestUser; // no permission on the space
 let commenter: TestUser; // read + create with target comment only
 
 beforeAll(async () => {
-  t = await createTestApp();
   writer = await t.createUser('ct-writer', { groups: ['ct-writers'] });
   reader = await t.createUser('ct-reader', { groups: ['ct-readers'] });
   stranger = await t.createUser('ct-stranger');
@@ -22,10 +21,6 @@ beforeAll(async () => {
   expect(grant.status).toBe(200);
   await createSpace(t, 'OTHER', { groups: ['ct-writers'] }, { groups: ['ct-writers'] });
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 const storage = (value: string) => ({ storage: { value, representation: 'storage' } });
 

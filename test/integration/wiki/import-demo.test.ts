@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { basic, useTestApp } from '../../helpers/test-app.ts';
 import { loadDemo } from '../../../src/demo/demo.ts';
 import { runImport } from '../../../src/importer/import.service.ts';
 import { DEMO_IDS } from '../../../src/wiki/wiki.demo.ts';
-import { createContent } from './wiki-fixtures.ts';
+import { createContent } from '../../helpers/wiki-fixtures.ts';
 
-let t: TestApp;
+const t = useTestApp();
 const alice = basic('alice', 'alice');
 
 beforeAll(async () => {
-  t = await createTestApp();
   await loadDemo(t.services);
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 describe('wiki demo data', () => {
   it('alice reads the demo page, blog post and comment with their fixed macro ids', async () => {

@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createContent, createSpace } from './wiki-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createContent, createSpace } from '../../helpers/wiki-fixtures.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let owner: TestUser; // read + create
 let insider: TestUser; // read, member of rs-inner
 let outsider: TestUser; // read only
 let stranger: TestUser; // nothing on the space
 
 beforeAll(async () => {
-  t = await createTestApp();
   owner = await t.createUser('rs-owner', { groups: ['rs-all', 'rs-inner'] });
   insider = await t.createUser('rs-insider', { groups: ['rs-all', 'rs-inner'] });
   outsider = await t.createUser('rs-outsider', { groups: ['rs-all'] });
   stranger = await t.createUser('rs-stranger');
   await createSpace(t, 'RS', { groups: ['rs-all'] }, { users: ['rs-owner'] });
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 const restrict = (id: string, auth: string, users: string[], groups: string[]) =>
   t.http

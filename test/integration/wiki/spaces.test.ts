@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createSpace } from './wiki-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createSpace } from '../../helpers/wiki-fixtures.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let reader: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
   reader = await t.createUser('sp-reader', { groups: ['sp-readers'] });
   stranger = await t.createUser('sp-stranger');
   await createSpace(t, 'SP', { groups: ['sp-readers'] });
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 const errorShape = (status: number) => ({
   statusCode: status,
