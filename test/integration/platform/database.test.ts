@@ -3,6 +3,7 @@ import { useTestApp } from '../../helpers/test-app.ts';
 import { withBootstrapLock, migrateLatest } from '../../../src/platform/db/knex.ts';
 
 describe('database layer (same answers on PGlite and PostgreSQL)', () => {
+  // The database layer itself is under test, so these tests write tables through Knex.
   const t = useTestApp();
 
   it('returns counts, ids and bigints as numbers, timestamps as Dates', async () => {
