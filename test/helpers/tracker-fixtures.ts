@@ -32,9 +32,9 @@ export interface TestField {
 
 /**
  * Creates a custom field through POST /rest/api/2/field and returns its id and default context id.
- * `type` is a short name of `TYPE` or a full type key; the default is the single select.
+ * `type` is a short name of `TYPE` or a full type key (`vendor:module`); the default is the single select.
  */
-export async function createField(t: TestApp, opts: { name?: string; type?: FieldType | string; description?: string } = {}): Promise<TestField> {
+export async function createField(t: TestApp, opts: { name?: string; type?: FieldType | `${string}:${string}`; description?: string } = {}): Promise<TestField> {
   const name = opts.name ?? uniq('Field ');
   const typeKey = opts.type === undefined ? TYPE.singleselect : ((TYPE as Record<string, string>)[opts.type] ?? opts.type);
   const res = await t.http.post(at(t, '/rest/api/2/field')).set('Authorization', t.adminAuth).send({ name, type: typeKey, description: opts.description });

@@ -192,6 +192,8 @@ export class WikiFixtures {
         body: { storage: { value: (current.body.body.storage.value as string) + codeboxMacro(kind, body, parameters, macroId), representation: 'storage' } },
       });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The wiki re-issues an id already used in the body; the caller's id must have been kept.
+    expect(res.body.body.storage.value as string).toContain(`ac:macro-id="${escapeAttribute(macroId)}"`);
     return macroId;
   }
 

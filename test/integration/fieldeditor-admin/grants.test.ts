@@ -111,7 +111,7 @@ describe('A4 PATCH grant / revoke', () => {
 
 describe('A9/A10 context permissions', () => {
   it('lists every context with its lists; A10 replaces them all', async () => {
-    const f = await createField(t, { type: 'cascading' });
+    const f = await createField(t, { type: 'cascadingselect' });
     const c = await createContext(t, f.id);
     expect((await t.http.get(A(f.id, '/contexts/permissions')).set('Authorization', t.adminAuth)).body).toEqual([
       { contextId: f.defaultContextId, userlist: [], grouplist: [] },
