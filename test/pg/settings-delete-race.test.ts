@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/test-app.ts';
-import { createField, FE, grant, uniq } from '../helpers/tracker-fixtures.ts';
-import { addOptions, paths } from '../helpers/options-fixtures.ts';
+import { uniq, useTestApp, type TestUser } from '../helpers/test-app.ts';
+import { addOptions, createField, FE, grant, paths } from '../helpers/tracker-fixtures.ts';
 
 // Real PostgreSQL (a pool of connections): the only-administrators-may-delete rule is decided inside each
 // delete's transaction, under a lock that a settings change waits for. So once `PUT admin/settings`
 // forbidding deletes has answered, no delete by a non-administrator can still commit.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a settings change racing deletes (PostgreSQL)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let editor: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
     editor = await t.createUser(uniq('race-editor-'));
     // Each delete holds its transaction open a little after it decided (a state no endpoint can make): without
     // the lock, a delete that read "allowed" would then commit after the change that forbids it had answered.
@@ -20,7 +18,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a settings change racing delete
   });
   afterAll(async () => {
     await t.http.put(`${FE}/admin/settings`).set('Authorization', t.adminAuth).send({ onlyAdminsMayDeleteOptions: false });
-    await t.close();
   });
 
   // Counted on a connection of its own, taken before the race: a pooled query would wait behind the deletes

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { createContext, createField, FE, grant, uniq } from '../../helpers/tracker-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { uniq, useTestApp } from '../../helpers/test-app.ts';
+import { createContext, createField, FE, grant } from '../../helpers/tracker-fixtures.ts';
 
 /** Grants go with their user or group, inside the deletion's transaction (issue 9, point 3). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const globalGrants = async (fieldId: number) =>
   (await t.http.get(`${FE}/admin/customfields/${fieldId}`).set('Authorization', t.adminAuth).expect(200)).body as { userlist: string[]; grouplist: string[] };
