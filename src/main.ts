@@ -1,22 +1,26 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import { AppError } from './platform/http/app-error.ts';
+import { loadConfig } from './config.ts';
+import { describeFailure } from './cli/describe-failure.ts';
+import { INIT_DATA_DIR_COMMAND, initDataDir } from './platform/db/embedded-pglite.ts';
 import { serveCommand } from './cli/serve.command.ts';
 import * as admin from './cli/admin.commands.ts';
 
 const USAGE = `Usage: addon-pair [command]
 
   serve                      run the server (default)
-  migrate                    apply database migrations and exit
+  migrate                    apply database migrations, say which, and exit
   user add NAME [--password PW] [--display-name TEXT] [--email ADDR] [--admin] [--sysadmin]
-  user passwd NAME [--password PW]      (also clears a failed-login lock)
+  user passwd NAME [--password PW]      set a password (also clears a failed-login lock)
+  user unlock NAME           clear a failed-login lock
   user delete NAME
   token create USERNAME [--name LABEL] [--days N]   prints the raw token
   import FILE                import users, groups … from a JSON document (see README)
+  help                       this text
 
 A password not given with --password is read from the first line of standard input.
-Configuration comes from the environment and a .env file (see README).`;
+Configuration comes from the environment and a .env file (see .env.example).
+With the embedded database (no DATABASE_URL), stop the server before running a command that opens it.`;
 
 async function readPassword(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
@@ -42,13 +46,11 @@ async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (o.help) return void process.stdout.write(`${USAGE}\n`);
-  const config = loadConfig();
   const [cmd = 'serve', sub, arg] = p;
-  const need = (v: string | undefined, what: string) => {
-    if (!v) throw new UsageError(`missing ${what}`);
-    return v;
-  };
+  if (o.help || cmd === 'help') return void process.stdout.write(`${USAGE}\n`);
+  // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
+  if (cmd === INIT_DATA_DIR_COMMAND) return initDataDir(need(sub, 'DIR'));
+  const config = loadConfig();
   switch (`${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`) {
     case 'serve':
       return serveCommand(config);
@@ -65,6 +67,8 @@ async function main(argv: string[]): Promise<void> {
       });
     case 'user passwd':
       return admin.userPasswdCommand(config, need(arg, 'NAME'), await readPassword(o.password));
+    case 'user unlock':
+      return admin.userUnlockCommand(config, need(arg, 'NAME'));
     case 'user delete':
       return admin.userDeleteCommand(config, need(arg, 'NAME'));
     case 'token create': {
@@ -81,15 +85,15 @@ async function main(argv: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
+function need(v: string | undefined, what: string): string {
+  if (!v) throw new UsageError(`missing ${what}`);
+  return v;
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-  else if (err instanceof ConfigError || err instanceof AppError) {
-    const details = err instanceof AppError ? err.details.map((d) => `\n  ${d.name}: ${d.message}`).join('') : '';
-    process.stderr.write(`${err.message}${details}\n`);
-  } else if (err instanceof Error && err.constructor.name !== 'Error' && !/^(TypeError|RangeError|ReferenceError)$/.test(err.name)) {
-    process.stderr.write(`${err.message}\n`);
-  } else {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  }
+  if (err instanceof UsageError) process.stderr.write(`${err.message}: run \`addon-pair help\` for the commands and their arguments.\n`);
+  else process.stderr.write(`${describeFailure(err)}\n`);
+  // The stack is for whoever debugs, not for the person who mistyped a setting.
+  if (/^(debug|trace)$/i.test(process.env.LOG_LEVEL ?? '') && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
   process.exit(1);
 });

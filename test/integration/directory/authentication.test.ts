@@ -112,7 +112,7 @@ describe('authentication', () => {
 describe('lockout after failed Basic logins', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ MAX_AUTH_ATTEMPTS: '3' });
+    t = await createTestApp({ MAX_AUTH_ATTEMPTS: '3', LOCKOUT_MINUTES: '0' });
   });
   afterAll(() => t.close());
 
@@ -166,5 +166,35 @@ describe('lockout after failed Basic logins', () => {
     } finally {
       await timed.close();
     }
+  });
+});
+
+describe('the default lock period', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // No LOCKOUT_MINUTES: the default of 15 minutes applies.
+    t = await createTestApp({ MAX_AUTH_ATTEMPTS: '3' });
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await t.close();
+  });
+
+  it('ends a lock by itself after 15 minutes (faked clock), and the answer names every way out', async () => {
+    const kim = await t.createUser('kim');
+    for (let i = 0; i < 3; i++) await t.http.get(MYSELF).set('Authorization', basic('kim', 'wrong')).expect(401);
+    const locked = await t.http.get(MYSELF).set('Authorization', kim.auth).expect(401);
+    expect(locked.headers['x-seraph-loginreason']).toBe('AUTHENTICATION_DENIED');
+    const [message] = locked.body.errorMessages as string[];
+    expect(message).toContain('unlocks by itself 15 minutes after it was locked');
+    expect(message).toContain('DELETE /rest/api/2/user/lockout?username=NAME');
+    expect(message).toContain('addon-pair user unlock NAME');
+    expect(message).toContain('addon-pair user passwd NAME');
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 14 * 60_000 });
+    await t.http.get(MYSELF).set('Authorization', kim.auth).expect(401);
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    await t.http.get(MYSELF).set('Authorization', kim.auth).expect(200);
+    vi.useRealTimers();
   });
 });
