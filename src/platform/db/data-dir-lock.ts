@@ -10,7 +10,6 @@ import { StartupError } from '../startup-error.ts';
 export class DataDirLockedError extends StartupError {}
 
 export function lockDataDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'addon-pair.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

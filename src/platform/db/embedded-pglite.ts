@@ -54,7 +54,7 @@ export function checkDataDir(dir: string): void {
   }
   if (stat && !stat.isDirectory()) throw new StartupError(`DATA_DIR ${dir} is a file, not a folder: ${fix}.`);
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
     const probe = path.join(dir, `.write-test-${process.pid}`);
     fs.writeFileSync(probe, '');
@@ -71,6 +71,22 @@ export function checkDataDir(dir: string): void {
       throw new StartupError(`DATA_DIR ${dir} holds a database this user cannot read (${code}): ${fix}.`);
     }
   }
+}
+
+/**
+ * `mkdir -p` without Node's `recursive: true`, which loops for ever on a path under /proc (measured: a
+ * `DATA_DIR=/proc/forbidden` start hung with no output). Creates the missing levels one by one.
+ */
+export function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  while (!fs.existsSync(at)) {
+    missing.unshift(at);
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing) fs.mkdirSync(level);
 }
 
 /** Runs initdb in a child process (same entry point, hidden command) so its memory is not kept by the server. */

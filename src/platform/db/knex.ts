@@ -43,6 +43,7 @@ export function createDb(opts: DbOptions): Db {
       pool: { min: 0, max: opts.poolMax ?? 10 },
       acquireConnectionTimeout,
       searchPath: opts.searchPath,
+      log: quietKnexLog(opts.log),
     });
     const changes = new PgChangeFeed(opts.databaseUrl, opts.log);
     return {
@@ -80,6 +81,15 @@ export function createDb(opts: DbOptions): Db {
       }
     },
   };
+}
+
+/**
+ * knex prints its warnings (e.g. "Acquire connection error" with a stack) to the console; they go to our
+ * logger at debug level instead, since the caller reports the same failure in one line.
+ */
+function quietKnexLog(log: Logger | undefined): Knex.Config['log'] {
+  const toDebug = (message: unknown) => log?.debug({ knex: String(message) }, 'knex');
+  return { warn: toDebug, error: toDebug, deprecate: toDebug, debug: toDebug };
 }
 
 const BOOTSTRAP_LOCK = 0x61646470; // "addp": one key for migrations, first admin and demo data

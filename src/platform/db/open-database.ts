@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../log/logger.ts';
 import { StartupError } from '../startup-error.ts';
@@ -36,7 +35,7 @@ export function describePostgresError(err: unknown, databaseUrl: string): Startu
   }
   const where = url ? `${url.hostname || 'localhost'}:${url.port || '5432'}` : 'the server in DATABASE_URL';
   const user = url?.username ? decodeURIComponent(url.username) : undefined;
-  const database = url?.pathname.replace(/^\//, '') || user || os.userInfo().username;
+  const database = url?.pathname.replace(/^\//, '') || user || 'DATABASE';
   const say = (text: string) => new StartupError(text, { cause: err });
   switch (e.code) {
     case 'ECONNREFUSED':
@@ -51,7 +50,7 @@ export function describePostgresError(err: unknown, databaseUrl: string): Startu
       return user
         ? say(`PostgreSQL at ${where} refused user "${user}" (${e.message}): fix the user name and password in DATABASE_URL.`)
         : say(
-            `DATABASE_URL names no user, so PostgreSQL at ${where} was asked for user "${os.userInfo().username}" and refused it (${e.message}): ` +
+            `DATABASE_URL names no user and PostgreSQL at ${where} refused the login (${e.message}): ` +
               'write the user into the URL, e.g. postgres://USER:PASSWORD@HOST:5432/DATABASE.',
           );
     case '3D000':
