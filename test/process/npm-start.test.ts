@@ -21,9 +21,13 @@ async function npmStart(port: number) {
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 90_000;
+  // Generous: a first start creates the database (initdb), which takes long on a busy 2-core machine.
+  const deadline = Date.now() + 240_000;
   for (;;) {
-    if (Date.now() > deadline) throw new Error(`npm start did not answer: ${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`npm start did not answer: ${output}`);
+    }
     if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
     const ok = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
     if (ok) break;
@@ -52,7 +56,7 @@ describe('npm start', () => {
       // No orphan: nothing answers on the port and the data folder's lock is gone.
       expect(await portIsFree(port)).toBe(true);
       expect(fs.existsSync(path.join(dir, 'data', 'addon-pair.lock'))).toBe(false);
-    }, 150_000);
+    }, 300_000);
   }
 
   it('a command that opens the embedded database says clearly that the running server must be stopped first', async () => {
@@ -66,5 +70,5 @@ describe('npm start', () => {
       started.child.kill('SIGTERM');
       await started.exited;
     }
-  }, 150_000);
+  }, 300_000);
 });
