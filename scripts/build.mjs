@@ -9,26 +9,51 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The server and command line: one ESM bundle, dependencies left in node_modules. */
+/**
+ * The server and command line: ESM split into chunks, dependencies left in node_modules. Splitting keeps
+ * `dist/main.mjs` small: `help` or a mistyped command answer without loading Express, knex or PGlite, which
+ * each command imports when it runs. Built into a temporary folder and swapped in whole.
+ */
 async function buildServer() {
-  const outfile = path.join(root, 'dist/main.mjs');
-  const tmp = `${outfile}.${process.pid}.tmp`;
+  const dist = path.join(root, 'dist');
+  const tmp = path.join(root, `dist.${process.pid}.tmp`);
+  fs.rmSync(tmp, { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(root, 'src/main.ts')],
+    entryPoints: { main: path.join(root, 'src/main.ts') },
     bundle: true,
+    splitting: true,
     platform: 'node',
     target: 'node20',
     format: 'esm',
     packages: 'external',
     sourcemap: true,
-    outfile: tmp,
+    outdir: tmp,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
   });
-  fs.renameSync(`${tmp}.map`, `${outfile}.map`);
-  // The bundle names its map after the temporary file; point it at the final name.
-  const code = fs.readFileSync(tmp, 'utf8').replace(/sourceMappingURL=.*$/m, 'sourceMappingURL=main.mjs.map');
-  fs.writeFileSync(tmp, code);
-  fs.renameSync(tmp, outfile);
+  // Chunks first, then the entry: a process starting meanwhile finds either the old or the new main.mjs,
+  // and every chunk either names.
+  fs.mkdirSync(path.join(dist, 'chunks'), { recursive: true });
+  for (const name of fs.readdirSync(path.join(tmp, 'chunks'))) fs.renameSync(path.join(tmp, 'chunks', name), path.join(dist, 'chunks', name));
+  fs.renameSync(path.join(tmp, 'main.mjs.map'), path.join(dist, 'main.mjs.map'));
+  fs.renameSync(path.join(tmp, 'main.mjs'), path.join(dist, 'main.mjs'));
+  fs.rmSync(tmp, { recursive: true, force: true });
+  removeUnusedChunks(dist);
+}
+
+/** Chunks that no current file names (left by earlier builds), once they are a minute old. */
+function removeUnusedChunks(dist) {
+  const chunksDir = path.join(dist, 'chunks');
+  const named = new Set();
+  const files = [path.join(dist, 'main.mjs'), ...fs.readdirSync(chunksDir).filter((n) => n.endsWith('.mjs')).map((n) => path.join(chunksDir, n))];
+  for (const file of files) for (const m of fs.readFileSync(file, 'utf8').matchAll(/["'](?:\.\/|\.\.\/)?(?:chunks\/)?([\w.-]+\.mjs)["']/g)) named.add(m[1]);
+  for (const name of fs.readdirSync(chunksDir)) {
+    const base = name.replace(/\.map$/, '');
+    if (named.has(base)) continue;
+    const p = path.join(chunksDir, name);
+    if (Date.now() - fs.statSync(p).mtimeMs > 60_000) fs.rmSync(p, { force: true });
+  }
 }
 
 export async function buildAll() {

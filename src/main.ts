@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
 import { describeFailure } from './cli/describe-failure.ts';
-import { INIT_DATA_DIR_COMMAND, initDataDir } from './platform/db/embedded-pglite.ts';
-import { serveCommand } from './cli/serve.command.ts';
-import * as admin from './cli/admin.commands.ts';
+import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
+
+// Only `node:` modules and small files are imported up front: `help`, a mistyped command and a bad option
+// answer without loading Express, knex or PGlite. Each command loads what it needs (the bundle is split).
 
 const USAGE = `Usage: addon-pair [command]
 
@@ -32,28 +32,17 @@ async function readPassword(given: string | undefined): Promise<string> {
 
 async function main(argv: string[]): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  const { values: o, positionals: p } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      password: { type: 'string' },
-      'display-name': { type: 'string' },
-      email: { type: 'string' },
-      admin: { type: 'boolean' },
-      sysadmin: { type: 'boolean' },
-      name: { type: 'string' },
-      days: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values: o, positionals: p } = parseOptions(argv);
   const [cmd = 'serve', sub, arg] = p;
   if (o.help || cmd === 'help') return void process.stdout.write(`${USAGE}\n`);
   // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
-  if (cmd === INIT_DATA_DIR_COMMAND) return initDataDir(need(sub, 'DIR'));
-  const config = loadConfig();
-  switch (`${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`) {
-    case 'serve':
-      return serveCommand(config);
+  if (cmd === INIT_DATA_DIR_COMMAND) return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
+  const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  const config = (await import('./config.ts')).loadConfig();
+  if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
+  const admin = await import('./cli/admin.commands.ts');
+  switch (command) {
     case 'migrate':
       return admin.migrateCommand(config);
     case 'user add':
@@ -80,6 +69,30 @@ async function main(argv: string[]): Promise<void> {
       return admin.importCommand(config, need(sub, 'FILE'));
     default:
       throw new UsageError(`unknown command: ${p.join(' ')}`);
+  }
+}
+
+const COMMANDS = new Set(['serve', 'migrate', 'user add', 'user passwd', 'user unlock', 'user delete', 'token create', 'import']);
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        password: { type: 'string' },
+        'display-name': { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean' },
+        sysadmin: { type: 'boolean' },
+        name: { type: 'string' },
+        days: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    // An unknown or incomplete option is a usage mistake, not a crash.
+    throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\.$/, ''));
   }
 }
 

@@ -23,6 +23,7 @@ export interface EmbeddedMemory {
 }
 
 const IDLE_WAIT_MS = 5_000;
+// A first start runs initdb; on a busy 2-core machine that has taken minutes.
 // The demo page's first block (README, Code-block downloads), as alice: a database read on every request.
 const DEMO_DOWNLOAD =
   '/rest/advancedcodeblocks/1/download_code/plain_text?key=dGVzdHN5c3RlbSAx&macroId=5f3c2a4e-1d2b-4c6a-9e8f-000000001001&contentId=1001';
@@ -43,7 +44,7 @@ async function start(repoRoot: string, entry: string, dataDir: string): Promise<
   const began = Date.now();
   const { child, running } = spawnNode('embedded', [entry, 'serve'], { cwd: repoRoot, env, port });
   const rss = sampleRss(running.pid);
-  await waitForHttp(child, running, '/status', 120_000);
+  await waitForHttp(child, running, '/status', 300_000);
   return { server: running, seconds: (Date.now() - began) / 1000, peakMb: rss.stop() };
 }
 

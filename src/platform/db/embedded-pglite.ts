@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.ts';
 import { StartupError } from '../startup-error.ts';
+import { INIT_DATA_DIR_COMMAND } from './init-data-dir-command.ts';
 
 /**
  * The embedded database of `npm start`: PGlite in a data directory, tuned to stay small.
@@ -31,8 +32,7 @@ export const EMBEDDED_START_PARAMS: readonly string[] = [
   '-c', 'shared_buffers=16MB',
 ];
 
-/** The hidden command under which a child process initialises a data directory (see initDataDirInChild). */
-export const INIT_DATA_DIR_COMMAND = 'internal-init-data-dir';
+const INITDB_TEMP_PREFIX = '.initdb-';
 
 function isInitialised(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'PG_VERSION'));
@@ -89,26 +89,49 @@ export function makeDirectory(dir: string): void {
   for (const level of missing) fs.mkdirSync(level);
 }
 
-/** Runs initdb in a child process (same entry point, hidden command) so its memory is not kept by the server. */
+/**
+ * Runs initdb in a child process (same entry point, hidden command) so its memory is not kept by the server.
+ * The child fills a temporary folder inside `dir`, whose files are moved in only when it succeeded: a start
+ * stopped half-way (Ctrl-C, a failed container) leaves no half-made database that would look complete.
+ */
 async function initDataDirInChild(dir: string): Promise<void> {
   const entry = process.argv[1];
   if (!entry) throw new Error('cannot find the entry point to initialise the data directory');
-  const child = spawn(process.execPath, [...process.execArgv, entry, INIT_DATA_DIR_COMMAND, dir], {
+  for (const old of fs.readdirSync(dir)) if (old.startsWith(INITDB_TEMP_PREFIX)) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
+  const temp = path.join(dir, `${INITDB_TEMP_PREFIX}${process.pid}`);
+  fs.mkdirSync(temp);
+  const child = spawn(process.execPath, [...process.execArgv, entry, INIT_DATA_DIR_COMMAND, temp], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: process.env,
   });
-  // A server stopped while the child works takes the child with it, so no process keeps writing the folder.
+  // Stopped while the child works (a signal, or an exit): the child goes too, so nothing writes the folder.
   const killChild = () => child.kill('SIGKILL');
+  const onSignal = (signal: NodeJS.Signals) => {
+    killChild();
+    fs.rmSync(temp, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  };
   process.once('exit', killChild);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c) => resolve(c));
-  }).finally(() => process.off('exit', killChild));
+  }).finally(() => {
+    process.off('exit', killChild);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  });
   if (code !== 0) {
+    fs.rmSync(temp, { recursive: true, force: true });
     throw new StartupError(`Could not create the embedded database in ${dir}: ${stderr.trim().split('\n')[0] ?? `exit ${code}`}`);
   }
+  // PG_VERSION last: it is what marks the folder as a database.
+  const entries = fs.readdirSync(temp).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
+  for (const name of entries) fs.renameSync(path.join(temp, name), path.join(dir, name));
+  fs.rmSync(temp, { recursive: true, force: true });
 }
 
 /** The child's side: create the database files, close, exit. Writes nothing else into the folder. */
