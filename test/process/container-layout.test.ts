@@ -42,13 +42,13 @@ function runAsNode(args: string[], env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user', () => {
+describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user', { timeout: 300_000 }, () => {
   it('serves from the bundle with the embedded database in data/, writing nothing else', async () => {
     layOut(true);
     const port = await freePort();
     const server = runAsNode(['dist/main.mjs', 'serve'], { PORT: String(port), ADMIN_PASSWORD: 'image-pw', DEMO: '0' });
     try {
-      const deadline = Date.now() + 120_000;
+      const deadline = Date.now() + 240_000;
       let status = 0;
       while (Date.now() < deadline && server.child.exitCode === null) {
         status = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.status, () => 0);

@@ -44,7 +44,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-describe('npm start', () => {
+describe('npm start', { timeout: 300_000 }, () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`ends together with the server when npm gets ${signal}: the port and the data folder are free again`, async () => {
       const port = await freePort();

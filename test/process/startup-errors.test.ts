@@ -21,7 +21,7 @@ async function fails(args: string[], env: Record<string, string>) {
   return lines[0]!;
 }
 
-describe('one-line failures', () => {
+describe('one-line failures', { timeout: 300_000 }, () => {
   it('an unreachable PostgreSQL', async () => {
     const port = await freePort();
     const line = await fails(['migrate'], { DATABASE_URL: `postgres://u:p@127.0.0.1:${port}/x` });
@@ -87,7 +87,7 @@ describe('one-line failures', () => {
 
 });
 
-describe('help, migrate, and a busy port', () => {
+describe('help, migrate, and a busy port', { timeout: 300_000 }, () => {
   it('`help` prints the commands', async () => {
     const { code, output } = await runCli(['help'], {}).done;
     expect(code).toBe(0);
