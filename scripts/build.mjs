@@ -42,7 +42,7 @@ async function buildServer() {
   removeUnusedChunks(dist);
 }
 
-/** Chunks that no current file names (left by earlier builds), once they are a minute old. */
+/** Chunks that no current file names (left by earlier builds), once they are a day old (a server started from an older build may still load them). */
 function removeUnusedChunks(dist) {
   const chunksDir = path.join(dist, 'chunks');
   const named = new Set();
@@ -52,7 +52,7 @@ function removeUnusedChunks(dist) {
     const base = name.replace(/\.map$/, '');
     if (named.has(base)) continue;
     const p = path.join(chunksDir, name);
-    if (Date.now() - fs.statSync(p).mtimeMs > 60_000) fs.rmSync(p, { force: true });
+    if (Date.now() - fs.statSync(p).mtimeMs > 86_400_000) fs.rmSync(p, { force: true });
   }
 }
 
