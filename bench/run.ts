@@ -30,6 +30,7 @@ import {
   ADMIN_USERNAME,
   BENCH_MAX_AUTH_ATTEMPTS,
   SERVER_MALLOC_ARENA_MAX,
+  SERVER_UV_THREADPOOL_SIZE,
   startAppServer,
   type Storage,
 } from './lib/server-process.ts';
@@ -380,7 +381,7 @@ async function main(): Promise<void> {
     loadAverage,
     serverEntry: serverEntry(),
     embedded,
-    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX },
+    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
   const checks = [...renderChecks(results), ...embedded.slice(1)];
