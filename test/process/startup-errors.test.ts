@@ -103,7 +103,7 @@ describe('help, migrate, and a busy port', { timeout: 300_000 }, () => {
     expect(first.output).toMatch(new RegExp(`^applied ${count} migrations:\\n`));
     const second = await runCli(['migrate'], env).done;
     expect(second.output.trim()).toBe('no pending migrations: the database was already at the latest one');
-  }, 300_000);
+  }, 600_000);
 
   // In the folder the migrate test made: a first start creates the database, which is slow on a busy machine.
   it('a port in use, after the database was migrated and seeded (one line, exit 1)', async () => {
@@ -116,5 +116,5 @@ describe('help, migrate, and a busy port', { timeout: 300_000 }, () => {
     } finally {
       blocker.close();
     }
-  }, 300_000);
+  }, 600_000);
 });
