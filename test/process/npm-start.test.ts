@@ -16,7 +16,16 @@ async function npmStart(port: number) {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', DEMO: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a test that gives up can end npm and the server it started together.
+    detached: true,
   });
+  const killAll = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
@@ -25,7 +34,7 @@ async function npmStart(port: number) {
   const deadline = Date.now() + 240_000;
   for (;;) {
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      killAll();
       throw new Error(`npm start did not answer: ${output}`);
     }
     if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
@@ -33,7 +42,7 @@ async function npmStart(port: number) {
     if (ok) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { child, exited, output: () => output };
+  return { child, exited, output: () => output, killAll };
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -50,7 +59,7 @@ describe('npm start', { timeout: 300_000 }, () => {
       const port = await freePort();
       const started = await npmStart(port);
       started.child.kill(signal);
-      const killer = setTimeout(() => started.child.kill('SIGKILL'), 20_000);
+      const killer = setTimeout(started.killAll, 20_000);
       await started.exited;
       clearTimeout(killer);
       // No orphan: nothing answers on the port and the data folder's lock is gone.
