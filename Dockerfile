@@ -1,17 +1,38 @@
-# addon-pair: the server on Node 20, bundled with esbuild (a runtime dependency) and run by plain Node.
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production
-WORKDIR /app
+# addon-pair: the server on Node 20. Three stages, so the image holds only what runs:
+#   build  - all dependencies, sources, `npm run build` → dist/main.mjs (migrations are inside the bundle)
+#   deps   - production dependencies only (no esbuild, tsx, TypeScript or test tools)
+#   final  - the bundle, the production dependencies and package.json, owned by root (read-only for the
+#            server), and /app/data owned by the non-root user `node` (uid 1000) that the server runs as.
+FROM node:20-bookworm-slim AS build
+WORKDIR /build
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY bin ./bin
+RUN npm ci --no-audit --no-fund
+COPY scripts ./scripts
 COPY src ./src
 COPY migrations ./migrations
 RUN npm run build
-USER node
-ENV HOST=0.0.0.0 PORT=8080
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/app/data
 # scrypt needs 16 MB per hash on each libuv thread; two malloc arenas keep that from staying in RSS per thread.
 ENV MALLOC_ARENA_MAX=2
+WORKDIR /app
+COPY package.json ./
+COPY bin ./bin
+COPY --from=deps /build/node_modules ./node_modules
+COPY --from=build /build/dist ./dist
+# The embedded database (used when DATABASE_URL is not set) lives in /app/data: the only folder the server
+# may write. Mount a volume there to keep it.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME /app/data
+USER node
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:8080/status').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/status').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# The command line in a running container: docker compose exec app node dist/main.mjs help
 CMD ["node", "--enable-source-maps", "dist/main.mjs", "serve"]

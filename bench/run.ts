@@ -30,10 +30,12 @@ import {
   ADMIN_USERNAME,
   BENCH_MAX_AUTH_ATTEMPTS,
   SERVER_MALLOC_ARENA_MAX,
+  SERVER_UV_THREADPOOL_SIZE,
   startAppServer,
   type Storage,
 } from './lib/server-process.ts';
 import { evaluateTarget, statusCheck } from './lib/targets.ts';
+import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-memory.ts';
 import type { BenchContext, HttpScenario, LoadConfig, LoadResult, Scenario, ScenarioResult } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -357,6 +359,12 @@ async function main(): Promise<void> {
   checkInterrupted();
   await runCleanups();
   applyTargets(selected, results);
+  // The embedded default (npm start without DATABASE_URL) in the same run as the PostgreSQL figures.
+  let embedded: string[] = [];
+  if (!options.pglite && !options.only) {
+    console.log('▶ embedded default: first start, idle, load, restart');
+    embedded = renderEmbeddedMemory(await measureEmbeddedDefault(repoRoot, benchDir, serverEntry(), options.durationSec));
+  }
 
   const meta: RunMeta = {
     startedAt,
@@ -372,10 +380,12 @@ async function main(): Promise<void> {
     cores: cpus().length,
     loadAverage,
     serverEntry: serverEntry(),
-    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX },
+    embedded,
+    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
-  const checks = renderChecks(results);
+  const checks = [...renderChecks(results), ...embedded.slice(1)];
+  if (embedded[0]) console.log(embedded[0]);
   for (const line of checks) console.log(line);
   const failures = checks.filter((l) => l.startsWith('FAIL') || l.startsWith('ERROR'));
   if (failures.length > 0) {

@@ -3,8 +3,9 @@ import { migrateLatest, withBootstrapLock } from './platform/db/knex.ts';
 import { usersRepository } from './directory/users.repository.ts';
 import { BUILTIN_GROUPS } from './directory/groups.repository.ts';
 import { loadDemo } from './demo/demo.ts';
+import { StartupError } from './platform/startup-error.ts';
 
-export class BootstrapError extends Error {}
+export class BootstrapError extends StartupError {}
 
 export interface BootstrapResult {
   migrations: string[];

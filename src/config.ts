@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StartupError } from './platform/startup-error.ts';
 
 /**
  * The whole configuration, read once from the environment (a `.env` file may hold it; see main.ts).
@@ -50,7 +51,7 @@ const envSchema = z.object({
   DEMO: flag('DEMO'),
   CODEBLOCKS_COMPAT: z.enum(['5', '4', '3.4']).default('5'),
   MAX_AUTH_ATTEMPTS: intFrom('MAX_AUTH_ATTEMPTS', 3, 1, 1_000_000_000),
-  LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 0, 0, 525_600),
+  LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 15, 0, 525_600),
   OUTBOUND_ALLOWLIST: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
@@ -80,7 +81,7 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
 }>;
 
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

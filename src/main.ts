@@ -1,22 +1,26 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import { AppError } from './platform/http/app-error.ts';
-import { serveCommand } from './cli/serve.command.ts';
-import * as admin from './cli/admin.commands.ts';
+import { describeFailure } from './cli/describe-failure.ts';
+import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
+
+// Only `node:` modules and small files are imported up front: `help`, a mistyped command and a bad option
+// answer without loading Express, knex or PGlite. Each command loads what it needs (the bundle is split).
 
 const USAGE = `Usage: addon-pair [command]
 
   serve                      run the server (default)
-  migrate                    apply database migrations and exit
+  migrate                    apply database migrations, say which, and exit
   user add NAME [--password PW] [--display-name TEXT] [--email ADDR] [--admin] [--sysadmin]
-  user passwd NAME [--password PW]      (also clears a failed-login lock)
+  user passwd NAME [--password PW]      set a password (also clears a failed-login lock)
+  user unlock NAME           clear a failed-login lock
   user delete NAME
   token create USERNAME [--name LABEL] [--days N]   prints the raw token
   import FILE                import users, groups … from a JSON document (see README)
+  help                       this text
 
 A password not given with --password is read from the first line of standard input.
-Configuration comes from the environment and a .env file (see README).`;
+Configuration comes from the environment and a .env file (see .env.example).
+With the embedded database (no DATABASE_URL), stop the server before running a command that opens it.`;
 
 async function readPassword(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
@@ -28,30 +32,17 @@ async function readPassword(given: string | undefined): Promise<string> {
 
 async function main(argv: string[]): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  const { values: o, positionals: p } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      password: { type: 'string' },
-      'display-name': { type: 'string' },
-      email: { type: 'string' },
-      admin: { type: 'boolean' },
-      sysadmin: { type: 'boolean' },
-      name: { type: 'string' },
-      days: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (o.help) return void process.stdout.write(`${USAGE}\n`);
-  const config = loadConfig();
+  const { values: o, positionals: p } = parseOptions(argv);
   const [cmd = 'serve', sub, arg] = p;
-  const need = (v: string | undefined, what: string) => {
-    if (!v) throw new UsageError(`missing ${what}`);
-    return v;
-  };
-  switch (`${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`) {
-    case 'serve':
-      return serveCommand(config);
+  if (o.help || cmd === 'help') return void process.stdout.write(`${USAGE}\n`);
+  // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
+  if (cmd === INIT_DATA_DIR_COMMAND) return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
+  const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  const config = (await import('./config.ts')).loadConfig();
+  if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
+  const admin = await import('./cli/admin.commands.ts');
+  switch (command) {
     case 'migrate':
       return admin.migrateCommand(config);
     case 'user add':
@@ -65,6 +56,8 @@ async function main(argv: string[]): Promise<void> {
       });
     case 'user passwd':
       return admin.userPasswdCommand(config, need(arg, 'NAME'), await readPassword(o.password));
+    case 'user unlock':
+      return admin.userUnlockCommand(config, need(arg, 'NAME'));
     case 'user delete':
       return admin.userDeleteCommand(config, need(arg, 'NAME'));
     case 'token create': {
@@ -79,17 +72,41 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+const COMMANDS = new Set(['serve', 'migrate', 'user add', 'user passwd', 'user unlock', 'user delete', 'token create', 'import']);
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        password: { type: 'string' },
+        'display-name': { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean' },
+        sysadmin: { type: 'boolean' },
+        name: { type: 'string' },
+        days: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    // An unknown or incomplete option is a usage mistake, not a crash.
+    throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\.$/, ''));
+  }
+}
+
 class UsageError extends Error {}
 
+function need(v: string | undefined, what: string): string {
+  if (!v) throw new UsageError(`missing ${what}`);
+  return v;
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-  else if (err instanceof ConfigError || err instanceof AppError) {
-    const details = err instanceof AppError ? err.details.map((d) => `\n  ${d.name}: ${d.message}`).join('') : '';
-    process.stderr.write(`${err.message}${details}\n`);
-  } else if (err instanceof Error && err.constructor.name !== 'Error' && !/^(TypeError|RangeError|ReferenceError)$/.test(err.name)) {
-    process.stderr.write(`${err.message}\n`);
-  } else {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  }
+  if (err instanceof UsageError) process.stderr.write(`${err.message}: run \`addon-pair help\` for the commands and their arguments.\n`);
+  else process.stderr.write(`${describeFailure(err)}\n`);
+  // The stack is for whoever debugs, not for the person who mistyped a setting.
+  if (/^(debug|trace)$/i.test(process.env.LOG_LEVEL ?? '') && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
   process.exit(1);
 });

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import { createDb, type Db } from './platform/db/knex.ts';
+import { openDatabase as openConfiguredDatabase } from './platform/db/open-database.ts';
+import type { Db } from './platform/db/knex.ts';
+import { StartupError } from './platform/startup-error.ts';
 import { createLogger, type Logger } from './platform/log/logger.ts';
 import { createServices, type AppServices } from './services.ts';
 import { createApp } from './app.ts';
@@ -15,8 +17,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function openDatabase(config: Config, log?: Logger): Db {
-  return createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, log });
+export function openDatabase(config: Config, log?: Logger): Promise<Db> {
+  return openConfiguredDatabase(config, log);
 }
 
 /** The HTTP server settings shared by production and tests. */
@@ -30,7 +32,7 @@ export function createHttpServer(app: http.RequestListener): http.Server {
 
 /** config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const db = openDatabase(config, log);
+  const db = await openDatabase(config, log);
   let services: AppServices;
   let boot: BootstrapResult;
   try {
@@ -41,10 +43,15 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throw err;
   }
   const server = createHttpServer(createApp(services));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await db.close();
+    throw describeListenError(err, config);
+  }
   const port = (server.address() as AddressInfo).port;
 
   let stopping: Promise<void> | undefined;
@@ -59,4 +66,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await db.close();
     })());
   return { services, server, port, boot, stop };
+}
+
+/** One line for the listen failures a person causes (the database is migrated by then, which is harmless). */
+function describeListenError(err: unknown, config: Config): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  const at = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartupError(`Port ${config.port} is already in use (${at}): stop the other program or set PORT to a free port.`, { cause: err });
+  if (code === 'EACCES') return new StartupError(`Not allowed to listen on ${at} (EACCES): use a port above 1023 (PORT) or run with the right to bind it.`, { cause: err });
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartupError(`Cannot listen on ${at} (${code}): set HOST to an address of this machine (127.0.0.1 or 0.0.0.0).`, { cause: err });
+  return err;
 }

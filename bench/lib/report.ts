@@ -9,6 +9,8 @@ export interface RunMeta {
   /** 'postgres' or 'pglite'; latest.md keeps one section per storage. */
   storage: 'postgres' | 'pglite';
   storageDetail: string;
+  /** The embedded default's memory figures and their check (PostgreSQL runs only; embedded-memory.ts). */
+  embedded?: string[];
   durationSec: number;
   warmupSec: number;
   rounds: number;
@@ -91,7 +93,9 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     '',
     '```',
     ...renderChecks(results),
+    ...(meta.embedded ?? []).slice(1),
     '```',
+    ...(meta.embedded?.[0] ? ['', `Embedded default: ${meta.embedded[0].replace(/^embedded default /, '')}`] : []),
   ].join('\n');
 }
 

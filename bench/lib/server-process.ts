@@ -14,6 +14,8 @@ export const BENCH_MAX_AUTH_ATTEMPTS = '1000000000';
 
 /** As `npm start` and the Dockerfile set it (see README, Benchmarks); the caller's own value wins. */
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+/** As `npm start` sets it: two libuv threads, so at most two 16 MB scrypt hashes at once (docs/operations.md). */
+export const SERVER_UV_THREADPOOL_SIZE = process.env.UV_THREADPOOL_SIZE ?? '2';
 
 export type Storage = { kind: 'postgres'; databaseUrl: string } | { kind: 'pglite' };
 
@@ -35,6 +37,7 @@ export async function startAppServer(
     LOG_LEVEL: 'warn',
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
     MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+    UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
   };
   // Override whatever the caller's shell exports. DATABASE_URL is set to '' (which the
   // config treats as unset) rather than deleted, so a developer's .env cannot fill it in.

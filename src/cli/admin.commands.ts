@@ -7,12 +7,13 @@ import { createServices, type AppServices } from '../services.ts';
 import { BUILTIN_GROUPS } from '../directory/groups.repository.ts';
 import { runImport } from '../importer/import.service.ts';
 import { parseWith } from '../platform/http/validate.ts';
+import { StartupError } from '../platform/startup-error.ts';
 import { createUserBody, password as passwordSchema } from '../directory/directory.schemas.ts';
 
 /** Opens the database, brings it to the latest schema, runs `fn`, and always closes it again. */
 async function withContext(config: Config, fn: (services: AppServices) => Promise<void>): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const db = openDatabase(config);
+  const db = await openDatabase(config);
   try {
     const services = createServices(config, db, log);
     await withBootstrapLock(db, () => migrateLatest(db));
@@ -22,10 +23,16 @@ async function withContext(config: Config, fn: (services: AppServices) => Promis
   }
 }
 
-export const migrateCommand = (config: Config) =>
-  withContext(config, async () => {
-    process.stdout.write('database is at the latest migration\n');
-  });
+export async function migrateCommand(config: Config): Promise<void> {
+  const db = await openDatabase(config);
+  try {
+    const applied = await withBootstrapLock(db, () => migrateLatest(db));
+    if (applied.length === 0) process.stdout.write('no pending migrations: the database was already at the latest one\n');
+    else process.stdout.write(`applied ${applied.length} migration${applied.length === 1 ? '' : 's'}:\n${applied.map((m) => `  ${m}\n`).join('')}`);
+  } finally {
+    await db.close();
+  }
+}
 
 export const userAddCommand = (config: Config, o: { name: string; password: string; displayName?: string; email?: string; admin?: boolean; sysadmin?: boolean }) =>
   withContext(config, async (services) => {
@@ -45,6 +52,13 @@ export const userPasswdCommand = (config: Config, name: string, password: string
     process.stdout.write(`password of ${name} changed\n`);
   });
 
+export const userUnlockCommand = (config: Config, name: string) =>
+  withContext(config, async (services) => {
+    await services.directory.getUser(name);
+    await services.directory.resetLockout(name);
+    process.stdout.write(`${name} is unlocked\n`);
+  });
+
 export const userDeleteCommand = (config: Config, name: string) =>
   withContext(config, async (services) => {
     await services.directory.deleteUser(name);
@@ -60,14 +74,22 @@ export const tokenCreateCommand = (config: Config, o: { username: string; name: 
     process.stdout.write(`${rawToken}\n`);
   });
 
-export const importCommand = (config: Config, file: string) =>
-  withContext(config, async (services) => {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch (err) {
-      throw new Error(`Cannot read ${file}: ${(err as Error).message}`);
-    }
+export async function importCommand(config: Config, file: string): Promise<void> {
+  // Read and parse before opening the database: a typo in the path must not wait for the database.
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new StartupError(`Cannot read the import file ${file} (${code}): check the path and that this user may read it.`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new StartupError(`The import file ${file} is not valid JSON (${(err as Error).message}): fix it; the format is in the README.`);
+  }
+  await withContext(config, async (services) => {
     const started = Date.now();
     const summary = await runImport(services, doc, (m) => process.stderr.write(`  ${m}\n`));
     for (const [section, s] of Object.entries(summary)) {
@@ -75,3 +97,4 @@ export const importCommand = (config: Config, file: string) =>
     }
     process.stdout.write(`import finished in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   });
+}

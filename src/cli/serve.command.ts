@@ -10,7 +10,10 @@ export async function serveCommand(config: Config): Promise<void> {
   const { baseUrl, adminUsername, adminPassword } = config;
   log.info({ port: running.port, baseUrl, database: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'addon-pair listening');
   if (running.boot.adminCreated) {
-    const pw = adminPassword ? '$ADMIN_PASSWORD' : 'admin';
+    // Only commands that work as printed in the shell of the person who started us: the ADMIN_PASSWORD they
+    // set is not in their shell's variables (it may have been given inline or in .env) and is not printed,
+    // so curl asks for it (`-u NAME` without a password prompts).
+    const adminAuth = adminPassword ? adminUsername : `${adminUsername}:admin`;
     const lines = [
       '',
       `addon-pair is running at ${baseUrl}`,
@@ -18,7 +21,7 @@ export async function serveCommand(config: Config): Promise<void> {
       ...(running.boot.demoLoaded ? ['  demo user:     alice / alice'] : []),
       '',
       'Try:',
-      `  curl -u ${adminUsername}:${pw} ${baseUrl}/rest/api/2/myself`,
+      `  curl -u ${adminAuth} ${baseUrl}/rest/api/2/myself${adminPassword ? '   # curl asks for the password' : ''}`,
       ...(running.boot.demoLoaded ? demoCurlLines(baseUrl).map((l) => `  ${l}`) : []),
       '',
     ];

@@ -22,9 +22,12 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `addon-pair <args>` as a real process (as `npm start` would) and collects its output. */
+/**
+ * Runs `addon-pair <args>` as a real process, from the bundle as `npx addon-pair` and `npm start` do
+ * (bin/addon-pair.mjs rebuilds it first when a source file is newer), and collects its output.
+ */
 export function runCli(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, ['bin/addon-pair.mjs', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,14 +12,30 @@ export const notAuthenticated = () =>
     headers: { 'WWW-Authenticate': CHALLENGES },
   });
 
+/**
+ * What a locked-out person reads: when the lock ends by itself, and every way out (the REST call an
+ * administrator makes, and the command line on the server, which works even when the only administrator is
+ * the one locked).
+ */
+export function lockedMessage(lockoutMinutes: number): string {
+  const period =
+    lockoutMinutes > 0
+      ? `It unlocks by itself ${lockoutMinutes} minute${lockoutMinutes === 1 ? '' : 's'} after it was locked (one more wrong password then locks it again). `
+      : 'It stays locked until it is unlocked (LOCKOUT_MINUTES is 0). ';
+  return (
+    'The account is locked after too many failed logins. ' +
+    period +
+    'To unlock it now: an administrator calls DELETE /rest/api/2/user/lockout?username=NAME, ' +
+    'or on the server run `addon-pair user unlock NAME` (or `addon-pair user passwd NAME` to set a new password).'
+  );
+}
+
 /** 401 for credentials that were sent but refused; `denied` means the name is locked after failed logins. */
-export const authenticationFailed = (reason: 'failed' | 'denied') =>
+export const authenticationFailed = (reason: 'failed' | 'denied', lockoutMinutes = 0) =>
   new AppError(
     401,
     reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATION_FAILED',
-    reason === 'denied'
-      ? 'The account is locked after too many failed logins. An administrator can unlock it.'
-      : 'The credentials are not valid.',
+    reason === 'denied' ? lockedMessage(lockoutMinutes) : 'The credentials are not valid.',
     {
       headers: {
         [LOGIN_REASON_HEADER]: reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATED_FAILED',
@@ -58,7 +74,7 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
     }
     runStrategy(strategy, req, (err, outcome) => {
       if (err || !outcome) return next(err ?? new Error('authentication strategy gave no answer'));
-      if (!outcome.ok) return next(authenticationFailed(outcome.reason));
+      if (!outcome.ok) return next(authenticationFailed(outcome.reason, authenticator.lockoutMinutes));
       req.user = outcome.user;
       next();
     });

@@ -40,6 +40,11 @@ export class Authenticator {
     return this.cache.basicKey(header);
   }
 
+  /** How long a lock lasts (0: until it is reset), for the answer that tells a locked-out person. */
+  get lockoutMinutes(): number {
+    return this.opts.lockoutMinutes;
+  }
+
   /** The user of a Basic header verified shortly before, without any I/O; undefined when it must be checked. */
   cachedBasic(header: string, key = this.basicKey(header)): AuthUser | undefined {
     return this.opts.changes.live ? this.cache.basic.get(key)?.user : undefined;

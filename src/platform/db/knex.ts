@@ -4,7 +4,6 @@ import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import ClientPGLite from 'knex-pglite';
 import { migrationSource } from './migration-source.ts';
-import { lockDataDir } from './data-dir-lock.ts';
 import { LocalChangeFeed, PgChangeFeed, type ChangeFeed } from '../events/change-feed.ts';
 import type { Logger } from '../log/logger.ts';
 
@@ -24,10 +23,10 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export interface DbOptions {
   databaseUrl?: string;
-  /** Folder, or `memory://` (ignored with databaseUrl). */
-  dataDir?: string;
-  /** An already opened PGlite (tests load a migrated template into one). */
+  /** An already opened PGlite (openEmbeddedPglite, or a migrated template in tests). Neither: in memory. */
   pglite?: PGlite;
+  /** Called after the PGlite database is closed (the data-directory lock). */
+  onClosed?: () => void;
   poolMax?: number;
   /** Short on purpose: a query outside `trx` inside a transaction then fails fast on PGlite. */
   acquireTimeoutMs?: number;
@@ -44,6 +43,7 @@ export function createDb(opts: DbOptions): Db {
       pool: { min: 0, max: opts.poolMax ?? 10 },
       acquireConnectionTimeout,
       searchPath: opts.searchPath,
+      log: quietKnexLog(opts.log),
     });
     const changes = new PgChangeFeed(opts.databaseUrl, opts.log);
     return {
@@ -56,16 +56,13 @@ export function createDb(opts: DbOptions): Db {
       },
     };
   }
-  let release: (() => void) | undefined;
+  const release = opts.onClosed;
   let connection: Knex.Config['connection'];
   if (opts.pglite) {
     const instance = opts.pglite;
     connection = () => ({ pglite: instance }) as never;
-  } else if (!opts.dataDir || opts.dataDir === 'memory://') {
-    connection = {};
   } else {
-    release = lockDataDir(opts.dataDir);
-    connection = { filename: opts.dataDir } as never;
+    connection = {};
   }
   const knex = knexFactory({
     client: ClientPGLite,
@@ -84,6 +81,15 @@ export function createDb(opts: DbOptions): Db {
       }
     },
   };
+}
+
+/**
+ * knex prints its warnings (e.g. "Acquire connection error" with a stack) to the console; they go to our
+ * logger at debug level instead, since the caller reports the same failure in one line.
+ */
+function quietKnexLog(log: Logger | undefined): Knex.Config['log'] {
+  const toDebug = (message: unknown) => log?.debug({ knex: String(message) }, 'knex');
+  return { warn: toDebug, error: toDebug, deprecate: toDebug, debug: toDebug };
 }
 
 const BOOTSTRAP_LOCK = 0x61646470; // "addp": one key for migrations, first admin and demo data

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { basic, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 
 const MYSELF = '/rest/api/2/myself';
@@ -108,7 +108,7 @@ describe('authentication', () => {
 });
 
 describe('lockout after failed Basic logins', () => {
-  const t = useTestApp({ MAX_AUTH_ATTEMPTS: '3' });
+  const t = useTestApp({ MAX_AUTH_ATTEMPTS: '3', LOCKOUT_MINUTES: '0' });
 
   it('locks after MAX_AUTH_ATTEMPTS failures, refuses even the right password, until an admin resets it', async () => {
     const erin = await t.createUser('erin');
@@ -163,5 +163,29 @@ describe('lockout with LOCKOUT_MINUTES', () => {
     // Written directly: a lock older than its period cannot be made without waiting for it.
     await timed.services.db.knex('auth_failures').where({ name_key: 'ivy' }).update({ locked_at: new Date(Date.now() - 11 * 60_000) });
     await timed.http.get(MYSELF).set('Authorization', ivy.auth).expect(200);
+  });
+});
+
+describe('the default lock period', () => {
+  // No LOCKOUT_MINUTES: the default of 15 minutes applies.
+  const t = useTestApp({ MAX_AUTH_ATTEMPTS: '3' });
+  afterEach(() => void vi.useRealTimers());
+
+  it('ends a lock by itself after 15 minutes (faked clock), and the answer names every way out', async () => {
+    const kim = await t.createUser('kim');
+    for (let i = 0; i < 3; i++) await t.http.get(MYSELF).set('Authorization', basic('kim', 'wrong')).expect(401);
+    const locked = await t.http.get(MYSELF).set('Authorization', kim.auth).expect(401);
+    expect(locked.headers['x-seraph-loginreason']).toBe('AUTHENTICATION_DENIED');
+    const [message] = locked.body.errorMessages as string[];
+    expect(message).toContain('unlocks by itself 15 minutes after it was locked');
+    expect(message).toContain('DELETE /rest/api/2/user/lockout?username=NAME');
+    expect(message).toContain('addon-pair user unlock NAME');
+    expect(message).toContain('addon-pair user passwd NAME');
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 14 * 60_000 });
+    await t.http.get(MYSELF).set('Authorization', kim.auth).expect(401);
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    await t.http.get(MYSELF).set('Authorization', kim.auth).expect(200);
+    vi.useRealTimers();
   });
 });

@@ -1,0 +1,106 @@
+// The embedded default's memory, measured in every PostgreSQL run (issue 14: the server of `npm start` stays
+// under 300 MB RSS idle and under load, from the first start on). A fresh data folder with the demo data,
+// as `npm install && npm start` makes it: first start (initdb, migrations, demo), idle, load, restart, idle.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts';
+import { runLoad, toLoadConfig } from './load.ts';
+import { readRssMb, sampleRss } from './rss.ts';
+import { SERVER_MALLOC_ARENA_MAX, SERVER_UV_THREADPOOL_SIZE } from './server-process.ts';
+
+export const EMBEDDED_RSS_LIMIT_MB = 300;
+
+export interface EmbeddedMemory {
+  firstStartSec: number;
+  /** Peak RSS of the server process from spawn to the first answer of /status (initdb runs in a child). */
+  firstStartPeakMb: number | null;
+  firstIdleMb: number | null;
+  loadPeakMb: number | null;
+  loadRequestsPerSec: number | null;
+  restartSec: number;
+  restartIdleMb: number | null;
+}
+
+const IDLE_WAIT_MS = 5_000;
+// A first start runs initdb; on a busy 2-core machine that has taken minutes.
+// The demo page's first block (README, Code-block downloads), as alice: a database read on every request.
+const DEMO_DOWNLOAD =
+  '/rest/advancedcodeblocks/1/download_code/plain_text?key=dGVzdHN5c3RlbSAx&macroId=5f3c2a4e-1d2b-4c6a-9e8f-000000001001&contentId=1001';
+
+async function start(repoRoot: string, entry: string, dataDir: string): Promise<{ server: RunningChild; seconds: number; peakMb: number | null }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+    UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
+  };
+  const began = Date.now();
+  const { child, running } = spawnNode('embedded', [entry, 'serve'], { cwd: repoRoot, env, port });
+  const rss = sampleRss(running.pid);
+  await waitForHttp(child, running, '/status', 300_000);
+  return { server: running, seconds: (Date.now() - began) / 1000, peakMb: rss.stop() };
+}
+
+export async function measureEmbeddedDefault(repoRoot: string, benchDir: string, entry: string, loadSec: number): Promise<EmbeddedMemory> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'addon-pair-bench-embedded-'));
+  try {
+    const first = await start(repoRoot, entry, dataDir);
+    let loadPeakMb: number | null;
+    let loadRequestsPerSec: number | null;
+    let firstIdleMb: number | null;
+    try {
+      await new Promise((r) => setTimeout(r, IDLE_WAIT_MS));
+      firstIdleMb = readRssMb(first.server.pid);
+      const rss = sampleRss(first.server.pid);
+      const auth = `Basic ${Buffer.from('alice:alice').toString('base64')}`;
+      const result = await runLoad(
+        benchDir,
+        toLoadConfig(first.server.baseUrl, { method: 'GET', path: DEMO_DOWNLOAD, headers: { authorization: auth } }, {
+          connections: 32,
+          durationSec: loadSec,
+          warmupSec: 2,
+          serverPid: first.server.pid,
+        }),
+      );
+      loadPeakMb = rss.stop();
+      loadRequestsPerSec = result.requestsPerSec;
+    } finally {
+      await first.server.stop();
+    }
+    const again = await start(repoRoot, entry, dataDir);
+    await new Promise((r) => setTimeout(r, IDLE_WAIT_MS));
+    const restartIdleMb = readRssMb(again.server.pid);
+    await again.server.stop();
+    return {
+      firstStartSec: first.seconds,
+      firstStartPeakMb: first.peakMb,
+      firstIdleMb,
+      loadPeakMb,
+      loadRequestsPerSec,
+      restartSec: again.seconds,
+      restartIdleMb,
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const mb = (v: number | null) => (v === null ? '?' : v.toFixed(0));
+
+export function renderEmbeddedMemory(m: EmbeddedMemory): string[] {
+  const worst = Math.max(m.firstStartPeakMb ?? Infinity, m.firstIdleMb ?? Infinity, m.loadPeakMb ?? Infinity, m.restartIdleMb ?? Infinity);
+  return [
+    `embedded default (fresh DATA_DIR, demo data): first start ${m.firstStartSec.toFixed(1)} s (peak ${mb(m.firstStartPeakMb)} MB), ` +
+      `idle ${mb(m.firstIdleMb)} MB, under load ${mb(m.loadPeakMb)} MB peak (${m.loadRequestsPerSec?.toFixed(0) ?? '?'} req/s E1 as alice), ` +
+      `restart ${m.restartSec.toFixed(1)} s, idle ${mb(m.restartIdleMb)} MB`,
+    `${worst < EMBEDDED_RSS_LIMIT_MB ? 'PASS' : 'FAIL'} embedded-default: RSS < ${EMBEDDED_RSS_LIMIT_MB} MB at every point (worst ${mb(worst)} MB)`,
+  ];
+}

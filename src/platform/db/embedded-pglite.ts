@@ -1,0 +1,166 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.ts';
+import { StartupError } from '../startup-error.ts';
+import { INIT_DATA_DIR_COMMAND } from './init-data-dir-command.ts';
+
+/**
+ * The embedded database of `npm start`: PGlite in a data directory, tuned to stay small.
+ *
+ * Where the memory went (measured, README "Embedded database"): PGlite's default `shared_buffers` is 128 MB,
+ * which lives inside the WebAssembly memory and is touched as pages are read, and the first start ran `initdb`
+ * in a second PGlite instance plus the initdb module in the same process, whose memory was never given back
+ * (808 MB RSS idle after a first start, 369 MB after a restart). So:
+ * - `shared_buffers` is 16 MB (the demo data and the test data fit many times over; PostgreSQL's own default
+ *   is 128 MB only because it expects a dedicated machine). The WebAssembly memory then stays at its initial 128 MB.
+ * - `initdb` of a new data directory runs in a short-lived child process, so its memory goes with that process.
+ */
+export const EMBEDDED_START_PARAMS: readonly string[] = [
+  // PGlite's own defaults (dist/…: `defaultStartParams`), which `startParams` replaces as a whole.
+  '--single', '-F', '-O', '-j',
+  '-c', 'search_path=public',
+  '-c', 'exit_on_error=false',
+  '-c', 'log_checkpoints=false',
+  '-c', 'max_worker_processes=0',
+  '-c', 'max_parallel_workers=0',
+  '-c', 'max_parallel_workers_per_gather=0',
+  '-c', 'io_method=sync',
+  '-c', 'max_parallel_maintenance_workers=0',
+  // Ours: see above.
+  '-c', 'shared_buffers=16MB',
+];
+
+const INITDB_TEMP_PREFIX = '.initdb-';
+
+function isInitialised(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'PG_VERSION'));
+}
+
+/**
+ * Checks the folder the way a person would want to hear about it, before PGlite gets it: PGlite itself
+ * hangs or prints a WebAssembly stack on a file, a folder it cannot write, or one under /proc.
+ */
+export function checkDataDir(dir: string): void {
+  const fix = 'set DATA_DIR to a folder this user may write, or fix its permissions';
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') throw new StartupError(`DATA_DIR ${dir} lies under a file, not a folder: ${fix}.`);
+    if (code !== 'ENOENT') throw new StartupError(`DATA_DIR ${dir} cannot be read (${code}): ${fix}.`);
+  }
+  if (stat && !stat.isDirectory()) throw new StartupError(`DATA_DIR ${dir} is a file, not a folder: ${fix}.`);
+  try {
+    makeDirectory(dir);
+    fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+    const probe = path.join(dir, `.write-test-${process.pid}`);
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new StartupError(`DATA_DIR ${dir} cannot be created or written (${code}): ${fix}.`);
+  }
+  if (isInitialised(dir)) {
+    try {
+      fs.readdirSync(path.join(dir, 'base'));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      throw new StartupError(`DATA_DIR ${dir} holds a database this user cannot read (${code}): ${fix}.`);
+    }
+  }
+}
+
+/**
+ * `mkdir -p` without Node's `recursive: true`, which loops for ever on a path under /proc (measured: a
+ * `DATA_DIR=/proc/forbidden` start hung with no output). Creates the missing levels one by one.
+ */
+export function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  while (!fs.existsSync(at)) {
+    missing.unshift(at);
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing) fs.mkdirSync(level);
+}
+
+/**
+ * Runs initdb in a child process (same entry point, hidden command) so its memory is not kept by the server.
+ * The child fills a temporary folder inside `dir`, whose files are moved in only when it succeeded: a start
+ * stopped half-way (Ctrl-C, a failed container) leaves no half-made database that would look complete.
+ */
+async function initDataDirInChild(dir: string): Promise<void> {
+  const entry = process.argv[1];
+  if (!entry) throw new Error('cannot find the entry point to initialise the data directory');
+  for (const old of fs.readdirSync(dir)) if (old.startsWith(INITDB_TEMP_PREFIX)) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
+  const temp = path.join(dir, `${INITDB_TEMP_PREFIX}${process.pid}`);
+  fs.mkdirSync(temp);
+  const child = spawn(process.execPath, [...process.execArgv, entry, INIT_DATA_DIR_COMMAND, temp], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: process.env,
+  });
+  // Stopped while the child works (a signal, or an exit): the child goes too, so nothing writes the folder.
+  const killChild = () => child.kill('SIGKILL');
+  const onSignal = (signal: NodeJS.Signals) => {
+    killChild();
+    fs.rmSync(temp, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', killChild);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c));
+  }).finally(() => {
+    process.off('exit', killChild);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  });
+  if (code !== 0) {
+    fs.rmSync(temp, { recursive: true, force: true });
+    throw new StartupError(`Could not create the embedded database in ${dir}: ${stderr.trim().split('\n')[0] ?? `exit ${code}`}`);
+  }
+  // PG_VERSION last: it is what marks the folder as a database.
+  const entries = fs.readdirSync(temp).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
+  for (const name of entries) fs.renameSync(path.join(temp, name), path.join(dir, name));
+  fs.rmSync(temp, { recursive: true, force: true });
+}
+
+/** The child's side: create the database files, close, exit. Writes nothing else into the folder. */
+export async function initDataDir(dir: string): Promise<void> {
+  const pglite = await PGlite.create({ dataDir: dir, startParams: [...EMBEDDED_START_PARAMS] });
+  await pglite.close();
+}
+
+export interface EmbeddedDatabase {
+  pglite: PGlite;
+  /** Releases the data-directory lock (after the database is closed). */
+  release(): void;
+}
+
+/** Checks and locks the folder, initialises it on first use (in a child), then opens it. */
+export async function openEmbeddedPglite(dir: string): Promise<EmbeddedDatabase> {
+  checkDataDir(dir);
+  const release = lockDataDir(dir);
+  try {
+    if (!isInitialised(dir)) await initDataDirInChild(dir);
+    const pglite = await PGlite.create({ dataDir: dir, startParams: [...EMBEDDED_START_PARAMS] });
+    return { pglite, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** An in-memory database with the same settings (`DATA_DIR=memory://`). */
+export function openMemoryPglite(): Promise<PGlite> {
+  return PGlite.create({ startParams: [...EMBEDDED_START_PARAMS] });
+}

@@ -1,0 +1,5 @@
+/**
+ * The hidden command under which a child process creates a new embedded data directory (embedded-pglite.ts).
+ * Its own module, so the command line can recognise it without loading PGlite.
+ */
+export const INIT_DATA_DIR_COMMAND = 'internal-init-data-dir';

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, runCli } from '../helpers/server-process.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-npm-start-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** `npm start` as a person runs it, in the repository, with its own port and data folder. */
+async function npmStart(port: number) {
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', DEMO: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a test that gives up can end npm and the server it started together.
+    detached: true,
+  });
+  const killAll = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
+  let output = '';
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Generous: a first start creates the database (initdb), which takes long on a busy 2-core machine.
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (Date.now() > deadline) {
+      killAll();
+      throw new Error(`npm start did not answer: ${output}`);
+    }
+    if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { child, exited, output: () => output, killAll };
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('npm start', { timeout: 300_000 }, () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`ends together with the server when npm gets ${signal}: the port and the data folder are free again`, async () => {
+      const port = await freePort();
+      const started = await npmStart(port);
+      started.child.kill(signal);
+      const killer = setTimeout(started.killAll, 20_000);
+      await started.exited;
+      clearTimeout(killer);
+      // No orphan: nothing answers on the port and the data folder's lock is gone.
+      expect(await portIsFree(port)).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'data', 'addon-pair.lock'))).toBe(false);
+    }, 300_000);
+  }
+
+  it('a command that opens the embedded database says clearly that the running server must be stopped first', async () => {
+    const port = await freePort();
+    const started = await npmStart(port);
+    try {
+      const r = await runCli(['user', 'add', 'zoe', '--password', 'pw'], { DATA_DIR: path.join(dir, 'data') }).done;
+      expect(r.code).toBe(1);
+      expect(r.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exited;
+    }
+  }, 300_000);
+});

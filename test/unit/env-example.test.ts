@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+import { parseEnv } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+
+describe('.env.example', () => {
+  const example = parseEnv(fs.readFileSync('.env.example', 'utf8'));
+
+  it('lists every variable that src/config.ts reads, and no other', () => {
+    const source = fs.readFileSync('src/config.ts', 'utf8');
+    const schema = source.slice(source.indexOf('const envSchema'), source.indexOf('export type Config'));
+    const read = [...schema.matchAll(/^ {2}([A-Z_]+):/gm)].map((m) => m[1]).sort();
+    expect(read.length).toBeGreaterThan(10);
+    expect(Object.keys(example).sort()).toEqual(read);
+  });
+
+  it('gives the defaults: loading it configures exactly what an empty environment does', () => {
+    expect(loadConfig(example)).toEqual(loadConfig({}));
+  });
+});
