@@ -5,6 +5,7 @@ import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
 import { statusHandler } from './platform/http/status.routes.ts';
+import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -23,13 +24,17 @@ export function createApp(services: AppServices): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  useRequestLogging(app, services.log);
+  const { metrics } = services;
+  useRequestLogging(app, services.log, metrics && ((req, res, seconds) => metrics.requestFinished(req, res, seconds)));
 
   // Under a context path everything hangs off one router; without one, off the app itself (one router
   // level less on every request).
   const root: IRouter = services.config.contextPath ? Router() : app;
   const { baseUrl } = services.config;
   root.get('/status', statusHandler(() => services.db.knex.raw('select 1')));
+  // Prometheus metrics on this port only with their bearer token (otherwise on METRICS_PORT, or off).
+  const metricsToken = services.config.metrics?.port === 0 ? services.config.metrics.token : undefined;
+  if (metrics && metricsToken) root.get(METRICS_PATH, metricsHandler(metrics, metricsToken));
 
   // Tracker host and directory (Jira-style JSON errors).
   mountApi(root, services.authenticate, {
@@ -65,5 +70,6 @@ export function createApp(services: AppServices): Express {
 
   if (root !== app) app.use(services.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
+  metrics?.indexRoutes(app, services.config.contextPath);
   return app;
 }

@@ -70,7 +70,7 @@ export function parseListQuery(query: unknown): ListParams {
 }
 
 // Fleets send the very same query strings again and again: their parsed form is kept (successes only).
-const parsedDownloads = new BoundedCache<string, DownloadParams>({ ttlMs: 10 * 60_000, maxEntries: 2_000 });
+const parsedDownloads = new BoundedCache<string, DownloadParams>({ name: 'codeblocks_parsed_urls', ttlMs: 10 * 60_000, maxEntries: 2_000 });
 
 /** As parseDownloadQuery, remembered by the raw query string (`url` is the request URL). */
 export function parseDownloadUrl(url: string, query: () => unknown): DownloadParams {
