@@ -6,6 +6,7 @@ import { createErrorHandler, createNotFoundHandler } from './platform/http/error
 import { renderHostJson } from './platform/http/renderers.ts';
 import { statusHandler } from './platform/http/status.routes.ts';
 import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
+import { mountApiDocs } from './apidocs/apidocs.module.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -35,6 +36,8 @@ export function createApp(services: AppServices): Express {
   // Prometheus metrics on this port only with their bearer token (otherwise on METRICS_PORT, or off).
   const metricsToken = services.config.metrics?.port === 0 ? services.config.metrics.token : undefined;
   if (metrics && metricsToken) root.get(METRICS_PATH, metricsHandler(metrics, metricsToken));
+  // OpenAPI descriptions of the host and code-block APIs and the explorer (for anyone, like /status).
+  mountApiDocs(root, services.config);
 
   // Tracker host and directory (Jira-style JSON errors).
   mountApi(root, services.authenticate, {

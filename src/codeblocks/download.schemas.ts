@@ -21,13 +21,15 @@ const contentIdText = (name: string) =>
 
 const macroId = one('macroId').min(1, { error: 'macroId is required' }).max(255, { error: 'macroId is too long' });
 
-const listQuery = z.object({
+/** Query of E2 and E3 (also what the API description shows). */
+export const listQuery = z.object({
   macroId,
   contentId: contentIdText('contentId').optional(),
   pageId: contentIdText('pageId').optional(),
 });
 
-const downloadQuery = listQuery.extend({
+/** Query of E1 and `/code`. */
+export const downloadQuery = listQuery.extend({
   key: one('key').min(1, { error: 'key is required' }),
   asciiOnly: one('asciiOnly').optional(),
 });

@@ -1,0 +1,87 @@
+// The explorer page and its start-up script. Swagger UI itself comes from the swagger-ui-dist package's
+// own files (explorer.routes.ts); nothing is loaded from another origin, which the page's
+// Content-Security-Policy also enforces.
+
+/** One document in the explorer's selector. */
+export interface ExplorerDocument {
+  name: string;
+  /** Same-origin path, context path included. */
+  url: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** CSP of the page: scripts, styles, images and requests of this origin only (Swagger UI inlines some styles and data: icons). */
+export const EXPLORER_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/** The HTML of the explorer; its configuration travels as JSON data, read by explorer.js (no inline script). */
+export function explorerHtml(documents: ExplorerDocument[]): string {
+  // `<` escaped so that no document name can close the script element.
+  const config = JSON.stringify({ documents }).replace(/</g, '\\u003c');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>addon-pair API explorer</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="assets/swagger-ui.css">
+<link rel="icon" type="image/png" href="assets/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script type="application/json" id="explorer-config">${config}</script>
+<script src="assets/swagger-ui-bundle.js"></script>
+<script src="assets/swagger-ui-standalone-preset.js"></script>
+<script src="explorer.js"></script>
+<noscript>${escapeHtml('The explorer needs JavaScript. The descriptions themselves are plain JSON: ')}${documents
+    .map((d) => `<a href="${escapeHtml(d.url)}">${escapeHtml(d.name)}</a>`)
+    .join(', ')}</noscript>
+</body>
+</html>
+`;
+}
+
+/**
+ * Starts Swagger UI with every document in the top bar's selector. "Try it out" sends same-origin requests
+ * with what the Authorize dialog holds (Basic, Bearer) or, for the session, the browser's own JSESSIONID
+ * cookie. The field editor's document is for administrators only: when a document is loaded, the
+ * interceptor adds the Basic or Bearer credentials entered in Authorize (kept across documents).
+ */
+export const EXPLORER_SCRIPT = `'use strict';
+(function () {
+  var config = JSON.parse(document.getElementById('explorer-config').textContent);
+  function credentials() {
+    var ui = window.ui;
+    var auth = ui && ui.authSelectors && ui.authSelectors.authorized();
+    if (!auth || !auth.getIn) return undefined;
+    var user = auth.getIn(['basic', 'value', 'username']);
+    if (user) {
+      var pair = user + ':' + (auth.getIn(['basic', 'value', 'password']) || '');
+      return 'Basic ' + btoa(String.fromCharCode.apply(null, Array.from(new TextEncoder().encode(pair))));
+    }
+    var token = auth.getIn(['bearer', 'value']);
+    return token ? 'Bearer ' + token : undefined;
+  }
+  window.ui = SwaggerUIBundle({
+    urls: config.documents,
+    'urls.primaryName': config.documents[0].name,
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+    validatorUrl: null,
+    persistAuthorization: true,
+    withCredentials: true,
+    tryItOutEnabled: false,
+    requestInterceptor: function (req) {
+      if (req.loadSpec && !req.headers.Authorization) {
+        var value = credentials();
+        if (value) req.headers.Authorization = value;
+      }
+      return req;
+    }
+  });
+})();
+`;

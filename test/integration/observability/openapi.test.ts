@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { listRegisteredRoutes } from '../../../src/platform/http/route-walk.ts';
+import { DOCUMENT_PATHS, EXPLORER_PATH } from '../../../src/apidocs/apidocs.paths.ts';
+import { METRICS_PATH } from '../../../src/platform/metrics/metrics.routes.ts';
+import type { OpenApiDocument } from '../../../src/platform/openapi/document.ts';
+
+/**
+ * Routes that are deliberately in no API description, each for a reason:
+ * - the explorer's page, script and Swagger UI files: a web page, not an API;
+ * - the metrics exposition: for Prometheus, in its own text format, and behind its own token or port.
+ * Static asset routes of a future web interface belong here too.
+ */
+const UNDOCUMENTED = [
+  { path: EXPLORER_PATH, why: 'the explorer page and its assets' },
+  { path: METRICS_PATH, why: 'the Prometheus exposition' },
+];
+const isUndocumented = (path: string) => UNDOCUMENTED.some((u) => path === u.path || path.startsWith(`${u.path}/`));
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Every `METHOD /full/path` a document describes (server path + operation path). */
+function documented(doc: OpenApiDocument): Set<string> {
+  const out = new Set<string>();
+  for (const server of doc.servers as { url: string }[]) {
+    const base = server.url === '/' ? '' : server.url;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const m of METHODS) if (item[m]) out.add(`${m.toUpperCase()} ${base}${path}`);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI descriptions', () => {
+  let t: TestApp;
+  const documents: Record<string, OpenApiDocument> = {};
+  beforeAll(async () => {
+    t = await createTestApp({ METRICS_TOKEN: 'openapi-test-metrics-token' });
+    for (const [name, path] of Object.entries(DOCUMENT_PATHS)) {
+      const res = await t.http.get(path).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      documents[name] = res.body as OpenApiDocument;
+    }
+  });
+  afterAll(() => t.close());
+
+  it.each(Object.keys(DOCUMENT_PATHS))('%s is valid OpenAPI 3.1', async (name) => {
+    const validator = new Validator();
+    const result = await validator.validate(documents[name]!);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('describes every registered route, and every described operation has a route', () => {
+    const routes = new Set<string>();
+    for (const r of listRegisteredRoutes(t.app)) {
+      if (isUndocumented(r.path)) continue;
+      for (const m of r.methods) routes.add(`${m} ${r.path}`);
+    }
+    const described = new Set<string>();
+    for (const doc of Object.values(documents)) for (const op of documented(doc)) described.add(op);
+    const undocumented = [...routes].filter((r) => !described.has(r)).sort();
+    const withoutRoute = [...described].filter((d) => !routes.has(d)).sort();
+    expect({ undocumented, withoutRoute }).toEqual({ undocumented: [], withoutRoute: [] });
+    expect(routes.size).toBeGreaterThan(30);
+  });
+
+  it('gives every operation a summary, its statuses with bodies and its security', () => {
+    for (const doc of Object.values(documents)) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const m of METHODS) {
+          const op = item[m] as { summary?: string; responses: Record<string, { description: string }>; security?: unknown[] } | undefined;
+          if (!op) continue;
+          expect(op.summary, `${m} ${path}`).toBeTruthy();
+          expect(Object.keys(op.responses).length, `${m} ${path}`).toBeGreaterThan(0);
+          expect(Array.isArray(op.security), `${m} ${path}`).toBe(true);
+          if ((op.security ?? []).length > 0) expect(op.responses['401'], `${m} ${path} answers 401`).toBeDefined();
+        }
+      }
+      const schemes = (doc.components as { securitySchemes: Record<string, Record<string, string>> }).securitySchemes;
+      expect(schemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
+      expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(schemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'JSESSIONID' });
+    }
+  });
+
+  it('describes requests with the zod schemas that validate them', () => {
+    const createUser = (documents.host!.paths['/rest/api/2/user']!.post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } }).requestBody;
+    expect(createUser.content['application/json']!.schema.required).toEqual(['name', 'password']);
+    const e1 = documents.codeblocks!.paths['/rest/advancedcodeblocks/1/download_code/plain_text']!.get as { parameters: { name: string; required: boolean }[]; responses: Record<string, { content: Record<string, unknown> }> };
+    expect(e1.parameters.map((p) => [p.name, p.required])).toEqual([['macroId', true], ['contentId', false], ['pageId', false], ['key', true], ['asciiOnly', false]]);
+    expect(Object.keys(e1.responses['200']!.content)).toEqual(['text/plain']);
+    const e2 = documents.codeblocks!.paths['/rest/advancedcodeblocks/1/download_list/xml']!.get as { responses: Record<string, { content: Record<string, unknown> }> };
+    expect(Object.keys(e2.responses['500']!.content)).toEqual(['application/xml']);
+  });
+
+  it('uses relative server URLs under the context path, so the explorer never calls another origin', async () => {
+    const wiki = await createTestApp({ BASE_URL: 'http://example.org/wiki' });
+    try {
+      const doc = (await wiki.http.get(`/wiki${DOCUMENT_PATHS.host}`).expect(200)).body as OpenApiDocument;
+      expect(doc.servers).toEqual([{ url: '/wiki' }]);
+      await wiki.http.get(DOCUMENT_PATHS.host).expect(404);
+    } finally {
+      await wiki.close();
+    }
+  });
+});
