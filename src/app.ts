@@ -7,6 +7,9 @@ import { renderHostJson } from './platform/http/renderers.ts';
 import { statusHandler } from './platform/http/status.routes.ts';
 import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
 import { mountApiDocs } from './apidocs/apidocs.module.ts';
+import { lazyDocument } from './platform/openapi/document.ts';
+import { fieldeditorApi } from './fieldeditor/description/fieldeditor.api.ts';
+import { createDescriptionRouter } from './fieldeditor/description/description.routes.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -59,12 +62,14 @@ export function createApp(services: AppServices): Express {
   });
 
   // Field editor (statusCode/subCode/message errors) under its own name and the original's, both versions.
+  const { contextPath } = services.config;
+  const fieldeditorDocument = lazyDocument(() => fieldeditorApi(FIELDEDITOR_BASES.map((b) => b.path)), contextPath);
   for (const { path, version } of FIELDEDITOR_BASES) {
     mountApi(root, services.authenticate, {
       path,
       render: renderFieldEditor,
       before: createFieldeditorPublicRouters(services.db),
-      routers: createFieldeditorRouters(services.fieldeditor, version),
+      routers: [...createFieldeditorRouters(services.fieldeditor, version), createDescriptionRouter({ document: fieldeditorDocument, basePath: contextPath + path })],
     });
   }
 

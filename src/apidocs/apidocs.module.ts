@@ -2,22 +2,18 @@
 // one line). The field editor's description is its own route M4 (administrators only), under each base.
 import { Router, type IRouter } from 'express';
 import type { Config } from '../config.ts';
-import { buildOpenApiDocument } from '../platform/openapi/document.ts';
-import type { ApiDescription } from '../platform/openapi/operation.ts';
+import { lazyDocument } from '../platform/openapi/document.ts';
 import { codeblocksApi } from '../codeblocks/codeblocks.openapi.ts';
 import { generationOf } from '../codeblocks/generation.ts';
 import { hostApi } from './host.api.ts';
 import { DOCUMENTS_BASE, DOCUMENT_PATHS, EXPLORER_PATH } from './apidocs.paths.ts';
 import { createExplorerRouter } from './explorer.routes.ts';
+import { FIELDEDITOR_BASES } from '../fieldeditor/fieldeditor.module.ts';
+import { API_SPECIFICATION_PATH } from '../fieldeditor/description/description.paths.ts';
 
 /** Where the explorer finds the field editor's description (M4 under its first base path). */
-export const FIELDEDITOR_DOCUMENT_PATH = '/rest/trackercustomfieldeditorplugin/1/api_specification/openapi_json';
+export const FIELDEDITOR_DOCUMENT_PATH = `${FIELDEDITOR_BASES[0]!.path}${API_SPECIFICATION_PATH}`;
 
-/** The document as JSON text, built on first use (zod's JSON Schema output takes a few milliseconds). */
-export function lazyDocument(api: () => ApiDescription, contextPath: string): () => string {
-  let text: string | undefined;
-  return () => (text ??= JSON.stringify(buildOpenApiDocument(api(), contextPath)));
-}
 
 export function mountApiDocs(root: IRouter, config: Config): void {
   const { contextPath } = config;

@@ -2,8 +2,8 @@ import type { ChangeFeed } from '../events/change-feed.ts';
 import { cacheStats, type CacheStats } from './cache-stats.ts';
 
 export interface BoundedCacheOptions<V> {
-  /** Name of its hit and miss counters in the metrics (`addon_pair_cache_hits_total{cache="…"}`); default `other`. */
-  name?: string;
+  /** Name of its hit and miss counters in the metrics (`addon_pair_cache_hits_total{cache="…"}`). */
+  name: string;
   /** Entries older than this are read again. */
   ttlMs: number;
   maxEntries: number;
@@ -25,7 +25,7 @@ export class BoundedCache<K, V> {
   private readonly stats: CacheStats;
 
   constructor(private readonly opts: BoundedCacheOptions<V>) {
-    this.stats = cacheStats(opts.name ?? 'other');
+    this.stats = cacheStats(opts.name);
     for (const topic of opts.feed?.topics ?? []) opts.feed!.changes.on(topic, () => this.clear());
   }
 

@@ -129,3 +129,9 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
     components: { securitySchemes: SECURITY_SCHEMES, schemas: defs },
   };
 }
+
+/** The document as JSON text, built on first use (zod's JSON Schema output takes a few milliseconds). */
+export function lazyDocument(api: () => ApiDescription, contextPath: string): () => string {
+  let text: string | undefined;
+  return () => (text ??= JSON.stringify(buildOpenApiDocument(api(), contextPath)));
+}

@@ -69,6 +69,10 @@ describe('the API explorer in a browser', () => {
     expect(await status.textContent()).toContain('200');
     expect(await op.locator('.live-responses-table .response-col_description pre').first().textContent()).toContain(`"name": "${ADMIN.name}"`);
 
+    // The administrators' document loads with the credentials Authorize holds.
+    await page.locator('.topbar select').selectOption({ label: 'Field editor (administrators: Authorize first)' });
+    await expect.poll(() => page.locator('.information-container .title').textContent(), { timeout: 60_000 }).toContain('addon-pair field editor');
+
     expect(foreign).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

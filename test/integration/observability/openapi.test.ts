@@ -3,6 +3,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { listRegisteredRoutes } from '../../../src/platform/http/route-walk.ts';
 import { DOCUMENT_PATHS, isUndocumentedRoute, UNDOCUMENTED_ROUTES } from '../../../src/apidocs/apidocs.paths.ts';
+import { FIELDEDITOR_DOCUMENT_PATH } from '../../../src/apidocs/apidocs.module.ts';
+import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/fieldeditor.module.ts';
 import { METRICS_PATH } from '../../../src/platform/metrics/metrics.routes.ts';
 import type { OpenApiDocument } from '../../../src/platform/openapi/document.ts';
 
@@ -28,15 +30,15 @@ describe('OpenAPI descriptions', () => {
   const documents: Record<string, OpenApiDocument> = {};
   beforeAll(async () => {
     t = await createTestApp({ METRICS_TOKEN: 'openapi-test-metrics-token' });
-    for (const [name, path] of Object.entries(DOCUMENT_PATHS)) {
-      const res = await t.http.get(path).expect(200);
+    for (const [name, path] of Object.entries({ ...DOCUMENT_PATHS, fieldeditor: FIELDEDITOR_DOCUMENT_PATH })) {
+      const res = await t.http.get(path).set('Authorization', t.adminAuth).expect(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       documents[name] = res.body as OpenApiDocument;
     }
   });
   afterAll(() => t.close());
 
-  it.each(Object.keys(DOCUMENT_PATHS))('%s is valid OpenAPI 3.1', async (name) => {
+  it.each(['host', 'codeblocks', 'fieldeditor'])('%s is valid OpenAPI 3.1', async (name) => {
     const validator = new Validator();
     const result = await validator.validate(documents[name]!);
     expect(result.errors ?? []).toEqual([]);
@@ -90,6 +92,24 @@ describe('OpenAPI descriptions', () => {
     expect(Object.keys(e1.responses['200']!.content)).toEqual(['text/plain']);
     const e2 = documents.codeblocks!.paths['/rest/advancedcodeblocks/1/download_list/xml']!.get as { responses: Record<string, { content: Record<string, unknown> }> };
     expect(Object.keys(e2.responses['500']!.content)).toEqual(['application/xml']);
+  });
+
+  it('serves the field editor description (M4) to administrators only, under every base path, and 302 from its earlier URL', async () => {
+    const user = await t.createUser('m4-user');
+    const sysadmin = await t.createUser('m4-sysadmin', { sysadmin: true });
+    for (const { path } of FIELDEDITOR_BASES) {
+      const none = await t.http.get(`${path}/api_specification/openapi_json`).expect(401);
+      expect(none.body).toMatchObject({ statusCode: 401, subCode: 401000 });
+      const forbidden = await t.http.get(`${path}/api_specification/openapi_json`).set('Authorization', user.auth).expect(403);
+      expect(forbidden.body).toEqual({ statusCode: 403, subCode: 403000, message: expect.any(String) });
+      const ok = await t.http.get(`${path}/api_specification/openapi_json`).set('Authorization', sysadmin.auth).expect(200);
+      expect(ok.body).toMatchObject({ openapi: '3.1.0', info: { title: 'addon-pair field editor' } });
+      expect(ok.body.servers.map((s: { url: string }) => s.url)).toEqual(FIELDEDITOR_BASES.map((b) => b.path));
+      const moved = await t.http.get(`${path}/api_specification/swagger_json`).set('Authorization', t.adminAuth).expect(302);
+      expect(moved.headers.location).toBe(`${path}/api_specification/openapi_json`);
+      await t.http.get(`${path}/api_specification/swagger_json`).set('Authorization', user.auth).expect(403);
+      await t.http.get(`${path}/api_specification/swagger_json`).expect(401);
+    }
   });
 
   it('uses relative server URLs under the context path, so the explorer never calls another origin', async () => {

@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { readmeRequests } from '../../helpers/readme-examples.ts';
 import { DOCUMENT_PATHS, isUndocumentedRoute } from '../../../src/apidocs/apidocs.paths.ts';
+import { FIELDEDITOR_DOCUMENT_PATH } from '../../../src/apidocs/apidocs.module.ts';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 type Doc = { servers: { url: string }[]; paths: Record<string, Record<string, Operation>> };
@@ -31,9 +32,9 @@ describe("the README's examples answer as the API descriptions say", () => {
   beforeAll(async () => {
     // The demo data set and the README's logins (admin/admin, alice/alice).
     t = await createTestApp({ DEMO: '1', ADMIN_PASSWORD: 'admin' });
-    for (const path of Object.values(DOCUMENT_PATHS)) {
+    for (const path of [...Object.values(DOCUMENT_PATHS), FIELDEDITOR_DOCUMENT_PATH]) {
       const validator = new Validator();
-      await validator.validate((await t.http.get(path).expect(200)).body);
+      await validator.validate((await t.http.get(path).set('Authorization', t.adminAuth).expect(200)).body);
       docs.push(validator.resolveRefs() as Doc);
     }
   });
