@@ -72,7 +72,7 @@ export const EXPLORER_SCRIPT = `'use strict';
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     layout: 'StandaloneLayout',
     validatorUrl: null,
-    persistAuthorization: true,
+    persistAuthorization: false,
     withCredentials: true,
     tryItOutEnabled: false,
     requestInterceptor: function (req) {
