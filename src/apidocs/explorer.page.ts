@@ -47,22 +47,61 @@ export function explorerHtml(documents: ExplorerDocument[]): string {
  * Starts Swagger UI with every document in the top bar's selector. "Try it out" sends same-origin requests
  * with what the Authorize dialog holds (Basic, Bearer) or, for the session, the browser's own JSESSIONID
  * cookie. The field editor's document is for administrators only: when a document is loaded, the
- * interceptor adds the Basic or Bearer credentials entered in Authorize (kept across documents).
+ * interceptor adds the Basic or Bearer credentials entered in Authorize, which the page keeps in memory
+ * across documents (Swagger UI's own persistence would write a password to local storage).
  */
 export const EXPLORER_SCRIPT = `'use strict';
 (function () {
   var config = JSON.parse(document.getElementById('explorer-config').textContent);
+  // What Authorize holds, by scheme name, in this page's memory only (never in local storage).
+  var remembered = {};
+  function plainValue(entry) {
+    var value = entry && entry.value;
+    return value && value.toJS ? value.toJS() : value;
+  }
   function credentials() {
-    var ui = window.ui;
-    var auth = ui && ui.authSelectors && ui.authSelectors.authorized();
-    if (!auth || !auth.getIn) return undefined;
-    var user = auth.getIn(['basic', 'value', 'username']);
-    if (user) {
-      var pair = user + ':' + (auth.getIn(['basic', 'value', 'password']) || '');
+    var basic = plainValue(remembered.basic);
+    if (basic && basic.username) {
+      var pair = basic.username + ':' + (basic.password || '');
       return 'Basic ' + btoa(String.fromCharCode.apply(null, Array.from(new TextEncoder().encode(pair))));
     }
-    var token = auth.getIn(['bearer', 'value']);
+    var token = plainValue(remembered.bearer);
     return token ? 'Bearer ' + token : undefined;
+  }
+  // Keeps the authorizations when another document is chosen: remembered on Authorize, forgotten on
+  // Logout, applied again to every document that loads.
+  function RememberAuthorizations() {
+    return {
+      statePlugins: {
+        auth: {
+          wrapActions: {
+            authorize: function (original) {
+              return function (payload) {
+                remembered = Object.assign({}, remembered, payload);
+                return original(payload);
+              };
+            },
+            logout: function (original) {
+              return function (names) {
+                (names || []).forEach(function (name) { delete remembered[name]; });
+                return original(names);
+              };
+            }
+          }
+        },
+        spec: {
+          wrapActions: {
+            updateJsonSpec: function (original, system) {
+              return function (spec) {
+                var result = original(spec);
+                if (Object.keys(remembered).length > 0) system.authActions.authorize(remembered);
+                return result;
+              };
+            }
+          }
+        }
+      }
+    };
   }
   window.ui = SwaggerUIBundle({
     urls: config.documents,
@@ -70,6 +109,7 @@ export const EXPLORER_SCRIPT = `'use strict';
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [RememberAuthorizations],
     layout: 'StandaloneLayout',
     validatorUrl: null,
     persistAuthorization: false,
