@@ -36,7 +36,7 @@ import {
 } from './lib/server-process.ts';
 import { evaluateTarget, statusCheck } from './lib/targets.ts';
 import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-memory.ts';
-import type { BenchContext, HttpScenario, LoadConfig, LoadResult, Scenario, ScenarioResult } from './lib/types.ts';
+import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(benchDir, '..');
@@ -178,13 +178,8 @@ async function measurePaired(
   }
 }
 
-async function runHttpScenario(
-  scenario: HttpScenario,
-  ctx: BenchContext,
-  server: RunningChild,
-  expressServer: RunningChild,
-  options: BenchOptions,
-): Promise<ScenarioResult> {
+/** The scenario's request for one server, after one probe request checked it gets the expected status. */
+async function probedRequest(scenario: HttpScenario, ctx: BenchContext): Promise<RequestSpec> {
   const request = typeof scenario.request === 'function' ? scenario.request(ctx) : scenario.request;
   // One probe request first: a wrong path or missing token should fail with a readable
   // message, not as 300 000 non-2xx responses.
@@ -199,6 +194,60 @@ async function runHttpScenario(
       `probe ${request.method} ${request.path} answered ${probe.status} (expected ${expected ?? '2xx'}): ${body.slice(0, 200)}`,
     );
   }
+  return request;
+}
+
+/** A second server of the run (see ServerVariant), started on first use and kept for later scenarios. */
+interface VariantServers {
+  get(variant: ServerVariant): Promise<{ server: RunningChild; ctx: BenchContext }>;
+}
+
+/**
+ * A variant scenario: the same request on the variant server and on the main server, in turns (A B, B A, …)
+ * by one load worker, as measurePaired does with Express. The ratio is the variant's rate over the main
+ * server's in the same rounds; its median is `ratioToMain`.
+ */
+async function runVariantScenario(
+  scenario: HttpScenario,
+  variant: ServerVariant,
+  ctx: BenchContext,
+  server: RunningChild,
+  variants: VariantServers,
+  options: BenchOptions,
+): Promise<ScenarioResult> {
+  const other = await variants.get(variant);
+  await scenario.setup?.(other.ctx);
+  const mainRequest = await probedRequest(scenario, ctx);
+  const variantRequest = await probedRequest(scenario, other.ctx);
+  await settle(server);
+  await settle(other.server);
+  const rss = sampleRss(other.server.pid);
+  try {
+    const run = await runPairedLoad(benchDir, {
+      scenario: { ...toLoadConfig(other.server.baseUrl, variantRequest, loadOptions(options)), serverPid: other.server.pid },
+      baseline: { ...toLoadConfig(server.baseUrl, mainRequest, loadOptions(options)), serverPid: server.pid },
+      rounds: options.rounds,
+      roundSec: options.durationSec / options.rounds,
+    });
+    const result = fromLoad(scenario.name, 'http', run.scenario.combined, rss.stop());
+    result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
+    result.ratioToMain = median(result.roundRatios);
+    const implicit = statusCheck(result, scenario.expectStatus);
+    if (implicit) result.checks.push(implicit);
+    return result;
+  } finally {
+    rss.stop();
+  }
+}
+
+async function runHttpScenario(
+  scenario: HttpScenario,
+  ctx: BenchContext,
+  server: RunningChild,
+  expressServer: RunningChild,
+  options: BenchOptions,
+): Promise<ScenarioResult> {
+  const request = await probedRequest(scenario, ctx);
   const result = await measurePaired(
     server,
     expressServer,
@@ -216,9 +265,11 @@ async function runScenario(
   ctx: BenchContext,
   server: RunningChild,
   expressServer: RunningChild,
+  variants: VariantServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   await scenario.setup?.(ctx);
+  if (scenario.kind !== 'latency' && scenario.variant) return runVariantScenario(scenario, scenario.variant, ctx, server, variants, options);
   if (scenario.kind === 'latency') {
     await settle(server);
     const rss = sampleRss(server.pid);
@@ -278,6 +329,21 @@ async function runScenarios(
   const express = BASELINES.find((b) => b.name === EXPRESS_BASELINE)!;
   const expressServer = await startBaseline(benchDir, express.script, express.name);
   cleanups.push(() => expressServer.stop());
+  const started = new Map<string, Promise<{ server: RunningChild; ctx: BenchContext }>>();
+  const variants: VariantServers = {
+    get(variant) {
+      let running = started.get(variant.name);
+      if (!running) {
+        console.log(`▶ starting ${entry} serve (${variant.name}: ${Object.entries(variant.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+        running = startAppServer(repoRoot, storage, entry, variant.env).then((s) => {
+          cleanups.push(() => s.stop());
+          return { server: s, ctx: createContext(s.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD, ctx.databaseUrl) };
+        });
+        started.set(variant.name, running);
+      }
+      return running;
+    },
+  };
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();
@@ -292,7 +358,7 @@ async function runScenarios(
     }
     console.log(`▶ ${scenario.name}`);
     try {
-      const result = await runScenario(scenario, ctx, server, expressServer, options);
+      const result = await runScenario(scenario, ctx, server, expressServer, variants, options);
       checkInterrupted();
       // autocannon counts refused connections as errors rather than failing, so check here.
       const endedDuring = server.exitInfo();
@@ -318,6 +384,7 @@ async function runScenarios(
     }
   }
   await expressServer.stop();
+  for (const running of started.values()) await (await running).server.stop();
   return { results, detail };
 }
 
@@ -329,7 +396,8 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[])
     if (r.requestsPerSec === null || r.kind === 'latency') continue;
     r.ratioToNodeHttp = nodeHttp ? r.requestsPerSec / nodeHttp : null;
     // Paired rounds: the median of the rounds' ratios, robust to a round in which the VM stalled one side.
-    if (r.roundRatios && r.roundRatios.length > 0) r.ratioToExpress = median(r.roundRatios);
+    if (r.ratioToMain !== undefined) r.ratioToExpress = null; // measured against the main server, not Express
+    else if (r.roundRatios && r.roundRatios.length > 0) r.ratioToExpress = median(r.roundRatios);
     else r.ratioToExpress = express ? r.requestsPerSec / express : null;
   }
   for (const scenario of scenarios) {

@@ -5,6 +5,11 @@ import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
 import { statusHandler } from './platform/http/status.routes.ts';
+import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
+import { mountApiDocs } from './apidocs/apidocs.module.ts';
+import { lazyDocument } from './platform/openapi/document.ts';
+import { fieldeditorApi } from './fieldeditor/description/fieldeditor.api.ts';
+import { createDescriptionRouter } from './fieldeditor/description/description.routes.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -23,13 +28,19 @@ export function createApp(services: AppServices): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  useRequestLogging(app, services.log);
+  const { metrics } = services;
+  useRequestLogging(app, services.log, metrics && ((req, res, seconds) => metrics.requestFinished(req, res, seconds)));
 
   // Under a context path everything hangs off one router; without one, off the app itself (one router
   // level less on every request).
   const root: IRouter = services.config.contextPath ? Router() : app;
   const { baseUrl } = services.config;
   root.get('/status', statusHandler(() => services.db.knex.raw('select 1')));
+  // Prometheus metrics on this port only with their bearer token (otherwise on METRICS_PORT, or off).
+  const metricsToken = services.config.metrics?.port === 0 ? services.config.metrics.token : undefined;
+  if (metrics && metricsToken) root.get(METRICS_PATH, metricsHandler(metrics, metricsToken));
+  // OpenAPI descriptions of the host and code-block APIs and the explorer (for anyone, like /status).
+  mountApiDocs(root, services.config);
 
   // Tracker host and directory (Jira-style JSON errors).
   mountApi(root, services.authenticate, {
@@ -51,12 +62,14 @@ export function createApp(services: AppServices): Express {
   });
 
   // Field editor (statusCode/subCode/message errors) under its own name and the original's, both versions.
+  const { contextPath } = services.config;
+  const fieldeditorDocument = lazyDocument(() => fieldeditorApi(FIELDEDITOR_BASES.map((b) => b.path)), contextPath);
   for (const { path, version } of FIELDEDITOR_BASES) {
     mountApi(root, services.authenticate, {
       path,
       render: renderFieldEditor,
       before: createFieldeditorPublicRouters(services.db),
-      routers: createFieldeditorRouters(services.fieldeditor, version),
+      routers: [...createFieldeditorRouters(services.fieldeditor, version), createDescriptionRouter({ document: fieldeditorDocument, basePath: contextPath + path })],
     });
   }
 
@@ -65,5 +78,6 @@ export function createApp(services: AppServices): Express {
 
   if (root !== app) app.use(services.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
+  metrics?.indexRoutes(app, services.config.contextPath);
   return app;
 }

@@ -56,6 +56,14 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
   SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  // Metrics are off unless one of these is set; a token shorter than 16 characters would be guessable.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+    .refine((v) => v === undefined || (v.length >= 16 && v.length <= 1024 && /^[\x21-\x7e]+$/.test(v)), 'METRICS_TOKEN must be 16 to 1024 printable ASCII characters without spaces'),
+  METRICS_PORT: intFrom('METRICS_PORT', 0, 0, 65535),
+  METRICS_HOST: z.string().trim().optional(),
 });
 
 export type Config = Readonly<{
@@ -79,6 +87,16 @@ export type Config = Readonly<{
   logLevel: string;
   dbPoolMax: number;
   shutdownGraceMs: number;
+  /** Off (undefined) unless METRICS_TOKEN or METRICS_PORT is set; see docs/observability.md. */
+  metrics:
+    | Readonly<{
+        /** Bearer secret `/metrics` requires; unset: no token (only allowed on a port of its own). */
+        token: string | undefined;
+        /** A listener of its own for `/metrics` (0: served on the main port, under the context path). */
+        port: number;
+        host: string;
+      }>
+    | undefined;
 }>;
 
 export class ConfigError extends StartupError {}
@@ -101,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: BASE_URL: must be an http:// or https:// URL');
   }
   const contextPath = url.pathname.replace(/\/+$/, '');
+  if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT: must differ from PORT (or leave it unset and set METRICS_TOKEN)');
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -122,5 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dbPoolMax: e.DB_POOL_MAX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metrics:
+      e.METRICS_TOKEN !== undefined || e.METRICS_PORT !== 0
+        ? Object.freeze({ token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST })
+        : undefined,
   });
 }

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './platform/log/logger.ts';
 import { createServices, type AppServices } from './services.ts';
 import { createApp } from './app.ts';
 import { bootstrap, type BootstrapResult } from './bootstrap.ts';
+import { createMetricsServer } from './platform/metrics/metrics.routes.ts';
 
 export interface RunningServer {
   services: AppServices;
@@ -43,20 +44,35 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throw err;
   }
   const server = createHttpServer(createApp(services));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
+  const listen = (s: http.Server, port: number, host: string) =>
+    new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, host, () => resolve());
     });
+  try {
+    await listen(server, config.port, config.host);
   } catch (err) {
     await db.close();
     throw describeListenError(err, config);
   }
   const port = (server.address() as AddressInfo).port;
+  // METRICS_PORT: the metrics on a listener of their own, which a firewall can keep to the monitoring network.
+  const metricsServer = services.metrics && config.metrics?.port ? createMetricsServer(services.metrics, config.metrics.token) : undefined;
+  if (metricsServer) {
+    try {
+      await listen(metricsServer, config.metrics!.port, config.metrics!.host);
+    } catch (err) {
+      server.close();
+      await db.close();
+      throw err;
+    }
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());

@@ -20,6 +20,7 @@ import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 import { codeboxIndexer } from './codeblocks/codebox-indexer.ts';
 import { createFieldeditor, fieldeditorImports, type Fieldeditor } from './fieldeditor/fieldeditor.module.ts';
+import { Metrics } from './platform/metrics/metrics.ts';
 
 /**
  * The composition root: every service of the process (or of one test), built once from the config and an
@@ -42,6 +43,8 @@ export interface AppServices {
   fieldeditor: Fieldeditor;
   /** The parts of the `import FILE` document, in the order they run. */
   importParts: readonly ImportPart[];
+  /** Prometheus metrics; undefined while they are off (no METRICS_TOKEN and no METRICS_PORT). */
+  metrics: Metrics | undefined;
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
@@ -73,5 +76,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     codeblocks: createCodeblocksService(config, db, log),
     fieldeditor: createFieldeditor({ db, events, baseUrl: config.baseUrl, directoryHooks: directory.hooks }),
     importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
+    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator }) : undefined,
   };
 }

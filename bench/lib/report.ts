@@ -41,8 +41,8 @@ function verdictCell(r: ScenarioResult): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const head =
-    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|';
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|';
   const rows = results.map((r) => {
     const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
     const errors = r.kind === 'latency' ? '—' : String(r.errorsAndNon2xx);
@@ -57,6 +57,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       r.pairedExpressRps ? String(Math.round(r.pairedExpressRps)) : '',
       num(r.ratioToExpress, 2),
       (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
+      num(r.ratioToMain ?? null, 2),
       verdictCell(r),
     ];
     return `| ${cells.join(' | ')} |`;

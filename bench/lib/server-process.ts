@@ -24,6 +24,7 @@ export async function startAppServer(
   repoRoot: string,
   storage: Storage,
   entry: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<RunningChild> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -38,6 +39,7 @@ export async function startAppServer(
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
     MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
     UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
+    ...extraEnv,
   };
   // Override whatever the caller's shell exports. DATABASE_URL is set to '' (which the
   // config treats as unset) rather than deleted, so a developer's .env cannot fill it in.
@@ -49,7 +51,8 @@ export async function startAppServer(
     env.DATA_DIR = 'memory://';
   }
 
-  const { child, running } = spawnNode('server', [entry, 'serve'], { cwd: repoRoot, env, port });
+  const name = Object.keys(extraEnv).length > 0 ? 'server-variant' : 'server';
+  const { child, running } = spawnNode(name, [entry, 'serve'], { cwd: repoRoot, env, port });
   // 60 s: PGlite alone needs 3-4 s to create on this 2-core machine, plus migrations.
   await waitForHttp(child, running, '/status', 60_000);
   return running;

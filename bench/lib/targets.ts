@@ -43,6 +43,10 @@ export function evaluateTarget(
     const missing = other ? `${target.ratioTo} failed` : `${target.ratioTo} not run (--only?)`;
     return checkRatio(`≥ ${target.min}× ${target.ratioTo}`, ratio(result, other), target.min, missing);
   }
+  if ('minRatioToMain' in target) {
+    const { minRatioToMain: min } = target;
+    return checkRatio(`≥ ${min}× the main server, in turns`, result.ratioToMain ?? null, min, 'not measured against the main server');
+  }
   if ('minRps' in target) {
     const rps = result.requestsPerSec;
     return check(

@@ -53,7 +53,9 @@ export type Target =
   | { maxP50Ms: number }
   | { maxP99Ms: number }
   | { maxMedianMs: number }
-  | { maxRssMb: number };
+  | { maxRssMb: number }
+  /** A `variant` scenario: req/s ≥ min × the same request on the main server, measured in turns with it. */
+  | { minRatioToMain: number };
 
 interface ScenarioBase {
   name: string;
@@ -73,6 +75,18 @@ export interface HttpScenario extends ScenarioBase {
    * When unset, every response must be 2xx.
    */
   expectStatus?: number;
+  /**
+   * Measure this request on a second server started with extra environment variables (e.g. metrics on),
+   * in turns with the same request on the main server instead of the Express baseline. Its setup runs
+   * against the second server too (which on `--pglite` has a database of its own).
+   */
+  variant?: ServerVariant;
+}
+
+/** A second server of the run: the main server's settings plus `env`. */
+export interface ServerVariant {
+  name: string;
+  env: Record<string, string>;
 }
 
 /**
@@ -168,8 +182,10 @@ export interface ScenarioResult {
    * the fair one.
    */
   pairedExpressRps?: number | null;
-  /** Per round: this scenario's rate over the Express rate of the same round. */
+  /** Per round: this scenario's rate over the Express rate of the same round (of the main server's, for a variant). */
   roundRatios?: number[];
+  /** Variant scenarios: the median of roundRatios, this server's rate over the main server's. */
+  ratioToMain?: number | null;
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;

@@ -23,7 +23,7 @@ interface CodeblocksState {
 }
 
 /** One space readable by `users`, one page with two code boxes, one token; made once per run. */
-async function ensureData(ctx: BenchContext): Promise<CodeblocksState> {
+export async function ensureData(ctx: BenchContext): Promise<CodeblocksState> {
   const cached = ctx.state.codeblocks as CodeblocksState | undefined;
   if (cached) return cached;
   const key = `CB${Date.now().toString(36).toUpperCase()}`;
@@ -56,7 +56,7 @@ async function ensureData(ctx: BenchContext): Promise<CodeblocksState> {
   return state;
 }
 
-const e1Path = (s: CodeblocksState) => `/rest/advancedcodeblocks/1/download_code/plain_text?key=dGVzdHN5c3RlbSAx&macroId=${MACRO_SMALL}&contentId=${s.pageId}`;
+export const e1Path = (s: CodeblocksState) => `/rest/advancedcodeblocks/1/download_code/plain_text?key=dGVzdHN5c3RlbSAx&macroId=${MACRO_SMALL}&contentId=${s.pageId}`;
 const state = (ctx: BenchContext) => ctx.state.codeblocks as CodeblocksState;
 
 export const scenarios: Scenario[] = [

@@ -5,7 +5,7 @@ import type { BenchContext, Scenario } from '../lib/types.ts';
 
 const RSS_TARGET = { maxRssMb: 300 };
 
-async function benchToken(ctx: BenchContext): Promise<string> {
+export async function benchToken(ctx: BenchContext): Promise<string> {
   const cached = ctx.state.benchToken;
   if (typeof cached === 'string') return cached;
   const res = await ctx.http('POST', '/rest/pat/latest/tokens', {

@@ -27,7 +27,7 @@ export function createCodeblocksService(config: Config, db: Db, log: Logger): Co
     knex: db.knex,
     decideView: cachedDecideView(decideView, db.changes),
     codeboxes: cachedCodeboxes(new CodeboxRepository(db.knex), db.changes),
-    blockTexts: blockTextCache(db.changes),
+    blockTexts: blockTextCache(db.changes, 'codeblocks_block_texts'),
     remote: new CoalescingTemplateSource(new RemoteTemplateFetcher({ allowlist })),
   });
 }
@@ -45,6 +45,6 @@ export function mountCodeblocks(
   mountApi(root, authenticate, {
     path: REST_BASE,
     render: createCodeblocksErrorRenderer(generation),
-    routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes) })],
+    routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes, 'codeblocks_list_bodies') })],
   });
 }

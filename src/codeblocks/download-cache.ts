@@ -17,6 +17,7 @@ const TTL_MS = 5 * 60_000;
 /** decideView with its answers remembered per user and content. */
 export function cachedDecideView(decide: DecideView, changes: ChangeFeed): DecideView {
   const cache = new BoundedCache<string, ViewDecision>({
+    name: 'codeblocks_view_decisions',
     ttlMs: TTL_MS,
     maxEntries: 50_000,
     feed: { changes, topics: [WIKI_TOPIC, DIRECTORY_TOPIC] },
@@ -26,8 +27,9 @@ export function cachedDecideView(decide: DecideView, changes: ChangeFeed): Decid
 }
 
 /** Rendered block texts (or list bodies), at most 32 Mi characters held; dropped on every wiki or directory change. */
-export function blockTextCache(changes: ChangeFeed): BoundedCache<string, string> {
+export function blockTextCache(changes: ChangeFeed, name: string): BoundedCache<string, string> {
   return new BoundedCache<string, string>({
+    name,
     ttlMs: TTL_MS,
     maxEntries: 20_000,
     maxWeight: 32 * 1024 * 1024,
@@ -40,13 +42,14 @@ export function blockTextCache(changes: ChangeFeed): BoundedCache<string, string
 export function cachedCodeboxes(repo: CodeboxReader, changes: ChangeFeed): CodeboxReader {
   const feed = { changes, topics: [WIKI_TOPIC] };
   const downloads = new BoundedCache<string, BoxForDownload | undefined>({
+    name: 'codeblocks_boxes',
     ttlMs: TTL_MS,
     maxEntries: 5_000,
     maxWeight: 64 * 1024 * 1024,
     weigh: (box) => box?.template?.length ?? 0,
     feed,
   });
-  const lists = new BoundedCache<string, BoxForList | undefined>({ ttlMs: TTL_MS, maxEntries: 5_000, feed });
+  const lists = new BoundedCache<string, BoxForList | undefined>({ name: 'codeblocks_list_boxes', ttlMs: TTL_MS, maxEntries: 5_000, feed });
   // JSON keys: a section name may contain any character, including the separators a joined string would use.
   return {
     findForDownload: (contentId, macroId, section) =>

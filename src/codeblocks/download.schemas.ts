@@ -21,13 +21,15 @@ const contentIdText = (name: string) =>
 
 const macroId = one('macroId').min(1, { error: 'macroId is required' }).max(255, { error: 'macroId is too long' });
 
-const listQuery = z.object({
+/** Query of E2 and E3 (also what the API description shows). */
+export const listQuery = z.object({
   macroId,
   contentId: contentIdText('contentId').optional(),
   pageId: contentIdText('pageId').optional(),
 });
 
-const downloadQuery = listQuery.extend({
+/** Query of E1 and `/code`. */
+export const downloadQuery = listQuery.extend({
   key: one('key').min(1, { error: 'key is required' }),
   asciiOnly: one('asciiOnly').optional(),
 });
@@ -70,7 +72,7 @@ export function parseListQuery(query: unknown): ListParams {
 }
 
 // Fleets send the very same query strings again and again: their parsed form is kept (successes only).
-const parsedDownloads = new BoundedCache<string, DownloadParams>({ ttlMs: 10 * 60_000, maxEntries: 2_000 });
+const parsedDownloads = new BoundedCache<string, DownloadParams>({ name: 'codeblocks_parsed_urls', ttlMs: 10 * 60_000, maxEntries: 2_000 });
 
 /** As parseDownloadQuery, remembered by the raw query string (`url` is the request URL). */
 export function parseDownloadUrl(url: string, query: () => unknown): DownloadParams {

@@ -71,6 +71,13 @@ export function createAuthStore(knex: Knex): AuthStore {
       await knex('auth_failures').where({ name_key: username.toLowerCase() }).del().returning('name_key');
     },
 
+    async countLocked(lockoutMinutes) {
+      const q = knex('auth_failures').whereNotNull('locked_at');
+      if (lockoutMinutes > 0) q.where('locked_at', '>', knex.raw("now() - make_interval(mins => ?)", [lockoutMinutes]));
+      const row = await q.count<{ n: number }[]>({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+
     async findToken(tokenHash): Promise<TokenRecord | undefined> {
       const row = await knex
         .select('t.id as token_id', 't.expires_at', 't.last_used_at', 'u.id', 'u.name', 'u.display_name', 'u.email', 'u.active', knex.raw(GROUPS_OF_U))

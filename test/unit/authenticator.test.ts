@@ -18,6 +18,7 @@ async function setup(changes: ChangeFeed = new LocalChangeFeed()) {
     clearFailures: vi.fn(async () => undefined),
     findToken: vi.fn(async (h: string) => (h === hashToken('tok') ? { tokenId: 7, expiresAt: null, lastUsedAt: new Date(), user: profile } : undefined)),
     touchToken: vi.fn(async () => undefined),
+    countLocked: vi.fn(async () => 0),
   } satisfies AuthStore;
   const verify = vi.spyOn(hasher, 'verify');
   verify.mockClear();

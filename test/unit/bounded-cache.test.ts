@@ -4,7 +4,7 @@ import { LocalChangeFeed, type ChangeFeed } from '../../src/platform/events/chan
 
 describe('BoundedCache', () => {
   it('keeps at most maxEntries, dropping the oldest first', () => {
-    const c = new BoundedCache<string, number>({ ttlMs: 60_000, maxEntries: 2 });
+    const c = new BoundedCache<string, number>({ name: 'test', ttlMs: 60_000, maxEntries: 2 });
     c.set('a', 1);
     c.set('b', 2);
     c.set('c', 3);
@@ -12,7 +12,7 @@ describe('BoundedCache', () => {
   });
 
   it('keeps the total weight under its budget and refuses entries too big to be worth it', () => {
-    const c = new BoundedCache<string, string>({ ttlMs: 60_000, maxEntries: 100, maxWeight: 100, weigh: (v) => v.length });
+    const c = new BoundedCache<string, string>({ name: 'test', ttlMs: 60_000, maxEntries: 100, maxWeight: 100, weigh: (v) => v.length });
     c.set('a', 'x'.repeat(20));
     c.set('b', 'x'.repeat(20));
     c.set('c', 'x'.repeat(20));
@@ -28,7 +28,7 @@ describe('BoundedCache', () => {
   it('forgets entries after their time', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const c = new BoundedCache<string, number>({ ttlMs: 1000, maxEntries: 10 });
+      const c = new BoundedCache<string, number>({ name: 'test', ttlMs: 1000, maxEntries: 10 });
       c.set('a', 1);
       vi.setSystemTime(Date.now() + 1001);
       expect(c.get('a')).toBeUndefined();
@@ -39,7 +39,7 @@ describe('BoundedCache', () => {
 
   it('is emptied by its change-feed topics and bypassed while the feed is down', async () => {
     const feed = new LocalChangeFeed();
-    const c = new BoundedCache<string, number>({ ttlMs: 60_000, maxEntries: 10, feed: { changes: feed, topics: ['wiki'] } });
+    const c = new BoundedCache<string, number>({ name: 'test', ttlMs: 60_000, maxEntries: 10, feed: { changes: feed, topics: ['wiki'] } });
     c.set('a', 1);
     await feed.publish('other');
     expect(c.get('a')).toBe(1);
@@ -48,14 +48,14 @@ describe('BoundedCache', () => {
 
     let live = true;
     const flaky: ChangeFeed = { get live() { return live; }, publish: async () => undefined, on: () => () => undefined, close: async () => undefined };
-    const d = new BoundedCache<string, number>({ ttlMs: 60_000, maxEntries: 10, feed: { changes: flaky, topics: ['wiki'] } });
+    const d = new BoundedCache<string, number>({ name: 'test', ttlMs: 60_000, maxEntries: 10, feed: { changes: flaky, topics: ['wiki'] } });
     d.set('a', 1);
     live = false;
     expect(d.get('a')).toBeUndefined();
   });
 
   it('loads once and does not remember "not found"', async () => {
-    const c = new BoundedCache<string, number | undefined>({ ttlMs: 60_000, maxEntries: 10 });
+    const c = new BoundedCache<string, number | undefined>({ name: 'test', ttlMs: 60_000, maxEntries: 10 });
     const load = vi.fn(async () => 7);
     expect(await c.getOrLoad('k', load)).toBe(7);
     expect(await c.getOrLoad('k', load)).toBe(7);

@@ -25,8 +25,8 @@ export class FieldPages {
     changes: ChangeFeed,
   ) {
     const options = { ttlMs: 5 * 60_000, maxEntries: 2_000, feed: { changes, topics: [TRACKER_TOPIC, DIRECTORY_TOPIC] } };
-    this.adminPages = new BoundedCache(options);
-    this.userPages = new BoundedCache(options);
+    this.adminPages = new BoundedCache({ name: 'fieldeditor_admin_pages', ...options });
+    this.userPages = new BoundedCache({ name: 'fieldeditor_user_pages', ...options });
   }
 
   async admin(page: PageRequest): Promise<AdminPage> {

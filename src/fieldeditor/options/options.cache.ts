@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { cacheStats } from '../../platform/cache/cache-stats.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -28,6 +29,8 @@ export class CachedList {
 export class OptionListCache {
   private readonly entries = new Map<string, CachedList>();
   private bytes = 0;
+  /** Hits and misses for the metrics (`addon_pair_cache_hits_total{cache="fieldeditor_option_lists"}`). */
+  private readonly stats = cacheStats('fieldeditor_option_lists');
 
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
@@ -38,7 +41,11 @@ export class OptionListCache {
   get(contextId: number, parentId: number | null, version: number): CachedList | undefined {
     const key = OptionListCache.key(contextId, parentId);
     const hit = this.entries.get(key);
-    if (!hit || hit.version !== version) return undefined;
+    if (!hit || hit.version !== version) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
     // Re-insert to mark it most recently used (Map keeps insertion order).
     this.entries.delete(key);
     this.entries.set(key, hit);

@@ -27,8 +27,8 @@ const OPTIONS = { ttlMs: 60_000, maxEntries: 10_000 };
  */
 export class AuthCache {
   private readonly secret = randomBytes(32).toString('base64');
-  readonly basic = new BoundedCache<string, BasicEntry>(OPTIONS);
-  readonly bearer = new BoundedCache<string, BearerEntry>(OPTIONS);
+  readonly basic = new BoundedCache<string, BasicEntry>({ name: 'auth_basic', ...OPTIONS });
+  readonly bearer = new BoundedCache<string, BearerEntry>({ name: 'auth_bearer', ...OPTIONS });
 
   /** Key of a whole Basic header: a secret-prefixed SHA-256, so memory never holds a decodable password. */
   basicKey(header: string): string {

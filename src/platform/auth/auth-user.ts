@@ -50,6 +50,8 @@ export interface AuthStore {
   /** Counts one failure, locks the name when the count reaches `max`; answers the new count. */
   recordFailure(username: string, max: number): Promise<number>;
   clearFailures(username: string): Promise<void>;
+  /** Names locked now; a lock older than `lockoutMinutes` (when not 0) has run out. */
+  countLocked(lockoutMinutes: number): Promise<number>;
   findToken(tokenHash: string): Promise<TokenRecord | undefined>;
   touchToken(tokenId: number): Promise<void>;
 }

@@ -11,6 +11,14 @@ export type AuthOutcome = { ok: true; user: AuthUser } | { ok: false; reason: 'f
 /** Topic of the change feed for anything that can change who may log in or with which rights. */
 export const DIRECTORY_TOPIC = 'directory';
 
+/** Told about refused logins, for the metrics (see platform/metrics). */
+export interface LoginObserver {
+  /** A credential was refused: `failed` (wrong, unknown, malformed) or `denied` (the name is locked). */
+  loginRefused(scheme: 'basic' | 'bearer', reason: 'failed' | 'denied'): void;
+  /** A failed login locked its name. */
+  accountLocked(): void;
+}
+
 export interface AuthenticatorOptions {
   store: AuthStore;
   hasher: PasswordHasher;
@@ -30,6 +38,8 @@ const TOKEN_TOUCH_INTERVAL_MS = 60_000;
  */
 export class Authenticator {
   readonly cache = new AuthCache();
+  /** Set by the metrics when they are on. */
+  observer: LoginObserver | undefined;
 
   constructor(private readonly opts: AuthenticatorOptions) {
     opts.changes.on(DIRECTORY_TOPIC, () => this.cache.clear());
@@ -52,10 +62,13 @@ export class Authenticator {
 
   /** A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded. */
   async basicHeader(header: string, key = this.basicKey(header)): Promise<AuthOutcome> {
-    const cached = this.cache.basic.get(key);
+    // peek: the lookup was counted by cachedBasic, which the middleware asks first.
+    const cached = this.cache.basic.peek(key);
     if (cached && this.opts.changes.live) return { ok: true, user: cached.user };
     const credentials = parseBasicAuthorization(header);
-    return credentials ? this.basic(credentials, key, cached) : { ok: false, reason: 'failed' };
+    const outcome: AuthOutcome = credentials ? await this.basic(credentials, key, cached) : { ok: false, reason: 'failed' };
+    if (!outcome.ok) this.observer?.loginRefused('basic', outcome.reason);
+    return outcome;
   }
 
   private async basic({ username, password }: BasicCredentials, key: string, cached: BasicEntry | undefined): Promise<AuthOutcome> {
@@ -79,6 +92,7 @@ export class Authenticator {
       const failures = await store.recordFailure(username, maxAttempts);
       // A first failure (so cached successes elsewhere stop skipping the counter reset) and a new lock
       // must reach every node's cache; the failures in between need not.
+      if (failures === maxAttempts) this.observer?.accountLocked();
       if (failures === 1 || failures >= maxAttempts) await changes.publish(DIRECTORY_TOPIC);
       return { ok: false, reason: 'failed' };
     }
@@ -96,10 +110,14 @@ export class Authenticator {
   }
 
   async bearer(rawToken: string, tokenHash = hashToken(rawToken)): Promise<AuthOutcome> {
-    let entry = this.opts.changes.live ? this.cache.bearer.get(tokenHash) : undefined;
+    // peek: the lookup was counted by cachedBearer, which the middleware asks first.
+    let entry = this.opts.changes.live ? this.cache.bearer.peek(tokenHash) : undefined;
     if (!entry) {
       const record = await this.opts.store.findToken(tokenHash);
-      if (!record) return { ok: false, reason: 'failed' };
+      if (!record) {
+        this.observer?.loginRefused('bearer', 'failed');
+        return { ok: false, reason: 'failed' };
+      }
       entry = this.cache.bearer.set(tokenHash, {
         user: asAuthUser(record.user, 'bearer'),
         tokenId: record.tokenId,
@@ -108,6 +126,7 @@ export class Authenticator {
       });
     }
     const user = this.admit(entry);
+    if (!user) this.observer?.loginRefused('bearer', 'failed');
     return user ? { ok: true, user } : { ok: false, reason: 'failed' };
   }
 
@@ -123,6 +142,11 @@ export class Authenticator {
     return entry.user;
   }
 
+
+  /** Names locked right now (for the metrics): one count query. */
+  lockedAccounts(): Promise<number> {
+    return this.opts.store.countLocked(this.opts.lockoutMinutes);
+  }
 
   private isLocked(lockedAt: Date | null): boolean {
     if (!lockedAt) return false;

@@ -1,6 +1,9 @@
 import type { ChangeFeed } from '../events/change-feed.ts';
+import { cacheStats, type CacheStats } from './cache-stats.ts';
 
 export interface BoundedCacheOptions<V> {
+  /** Name of its hit and miss counters in the metrics (`addon_pair_cache_hits_total{cache="…"}`). */
+  name: string;
   /** Entries older than this are read again. */
   ttlMs: number;
   maxEntries: number;
@@ -19,13 +22,26 @@ export interface BoundedCacheOptions<V> {
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number; weight: number }>();
   private weight = 0;
+  private readonly stats: CacheStats;
 
   constructor(private readonly opts: BoundedCacheOptions<V>) {
+    this.stats = cacheStats(opts.name);
     for (const topic of opts.feed?.topics ?? []) opts.feed!.changes.on(topic, () => this.clear());
   }
 
+  /** The cached value (counted as a hit), or undefined (a miss): absent, expired, or the feed is down. */
   get(key: K): V | undefined {
-    if (this.opts.feed && !this.opts.feed.changes.live) return undefined;
+    const value = this.opts.feed && !this.opts.feed.changes.live ? undefined : this.peek(key);
+    if (value === undefined) this.stats.misses++;
+    else this.stats.hits++;
+    return value;
+  }
+
+  /**
+   * The entry's value whether or not the change feed is live, without counting a hit or a miss: for a caller
+   * that already counted this lookup and only wants to reuse what a verified entry still proves.
+   */
+  peek(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expires < Date.now()) {

@@ -15,9 +15,20 @@ import type { Logger } from '../log/logger.ts';
  */
 export interface ChangeFeed {
   readonly live: boolean;
+  /** Told about notifications sent and received (set by the metrics when they are on). */
+  observer?: FeedObserver | undefined;
   publish(topic: string): Promise<void>;
   on(topic: string, fn: () => void): () => void;
   close(): Promise<void>;
+}
+
+export interface FeedObserver {
+  /** This process announced a change. */
+  sent(): void;
+  /** Another process's change reached this one. */
+  received(): void;
+  /** How long a publish waited for the other nodes' acknowledgements; `complete` false when it gave up. */
+  acknowledged(seconds: number, complete: boolean): void;
 }
 
 class Listeners {
@@ -39,9 +50,11 @@ class Listeners {
 /** One process owns the database (PGlite): local delivery is complete. */
 export class LocalChangeFeed implements ChangeFeed {
   readonly live = true;
+  observer: FeedObserver | undefined;
   private readonly listeners = new Listeners();
   on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
   async publish(topic: string): Promise<void> {
+    this.observer?.sent();
     this.listeners.fire(topic);
   }
   async close(): Promise<void> {}
@@ -66,6 +79,7 @@ export class PgChangeFeed implements ChangeFeed {
   private readonly listeners = new Listeners();
   private readonly pending = new Map<string, Pending>();
   private readonly nodeId = randomUUID();
+  observer: FeedObserver | undefined;
 
   constructor(
     private readonly url: string,
@@ -81,6 +95,7 @@ export class PgChangeFeed implements ChangeFeed {
   on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
 
   async publish(topic: string): Promise<void> {
+    this.observer?.sent();
     this.listeners.fire(topic);
     const client = this.client;
     const nonce = randomUUID();
@@ -94,12 +109,14 @@ export class PgChangeFeed implements ChangeFeed {
         [LISTENER_NAME],
       );
       const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
-      const acknowledged = new Promise<void>((resolve) => {
-        this.pending.set(nonce, { missing: others + 1, done: resolve });
-        setTimeout(resolve, ACK_TIMEOUT_MS).unref();
+      const acknowledged = new Promise<boolean>((resolve) => {
+        this.pending.set(nonce, { missing: others + 1, done: () => resolve(true) });
+        setTimeout(() => resolve(false), ACK_TIMEOUT_MS).unref();
       });
+      const started = performance.now();
       await client.query('select pg_notify($1, $2)', [CHANNEL, payload]);
-      await acknowledged;
+      const complete = await acknowledged;
+      this.observer?.acknowledged((performance.now() - started) / 1000, complete);
     } catch (err) {
       this.log?.warn({ err }, 'change notification failed; caches stay off until the listener reconnects');
       this.lost();
@@ -125,8 +142,9 @@ export class PgChangeFeed implements ChangeFeed {
     const [kind, a, b, origin] = payload.split('|');
     if (kind === 'c' && a && b) {
       this.listeners.fire(a);
-      if (origin === this.nodeId) this.acknowledge(b);
-      else void this.client?.query('select pg_notify($1, $2)', [CHANNEL, `a|${b}`]).catch(() => undefined);
+      if (origin === this.nodeId) return this.acknowledge(b);
+      this.observer?.received();
+      void this.client?.query('select pg_notify($1, $2)', [CHANNEL, `a|${b}`]).catch(() => undefined);
     } else if (kind === 'a' && a) {
       this.acknowledge(a);
     }

@@ -1,0 +1,52 @@
+// The field editor's API description (served by M4), assembled from each resource's declarations.
+import { json, type ApiDescription, type OperationDoc } from '../../platform/openapi/operation.ts';
+import { FIELDEDITOR_ERRORS } from '../fieldeditor.openapi-schemas.ts';
+import { grantsOperations } from '../grants/grants.openapi.ts';
+import { fieldsOperations } from '../fields/fields.openapi.ts';
+import { optionsOperations } from '../options/options.openapi.ts';
+import { defaultsOperations } from '../defaults/defaults.openapi.ts';
+import { settingsOperations } from '../settings/settings.openapi.ts';
+import { healthOperations } from '../health/health.openapi.ts';
+import { API_SPECIFICATION_PATH, EARLIER_SPECIFICATION_PATH } from './description.paths.ts';
+
+const TAG = 'Description';
+
+const descriptionOperations: OperationDoc[] = [
+  {
+    method: 'get', path: API_SPECIFICATION_PATH, tag: TAG, access: 'admin', summary: 'M4: this description (OpenAPI 3.1)',
+    responses: { 200: json({ type: 'object', description: 'An OpenAPI 3.1 document' }, 'The document') },
+  },
+  {
+    method: 'get', path: EARLIER_SPECIFICATION_PATH, tag: TAG, access: 'admin', summary: "The description's earlier URL: 302 to M4",
+    responses: { 302: { description: 'Moved to M4', headers: { Location: { description: 'The path of M4 under the same base path', schema: { type: 'string' } } } } },
+  },
+];
+
+/** Base paths, in the order of FIELDEDITOR_BASES (fieldeditor.module.ts), as the document's servers. */
+export function fieldeditorApi(bases: readonly string[]): ApiDescription {
+  return {
+    title: 'addon-pair field editor',
+    version: '1',
+    description:
+      'Grants on select-type custom fields and the editing of their options, contexts and default values, wire-compatible with the ' +
+      'original add-on. Every base path answers the same operations; operations added after the 1.2 generation (A4, A6-A8, U3, ' +
+      'settings) answer 412 under the `1.2` base paths. Errors are `{statusCode, subCode, message}`, plus `errors[]` on a 400.',
+    bases: [...bases],
+    tags: [
+      { name: 'Admin: permissions', description: 'Grants (administrators)' },
+      { name: 'Admin: fields and contexts', description: 'Field list and contexts (administrators)' },
+      { name: 'Admin: settings', description: 'Host-wide settings (administrators)' },
+      { name: 'User: fields and contexts', description: 'What the caller may edit (a grant)' },
+      { name: 'User: options', description: 'Options and child options (a grant on the field or context)' },
+      { name: 'User: default values', description: 'Default values (a grant)' },
+      { name: 'Health', description: 'No user needed' },
+      { name: TAG, description: 'This document (administrators)' },
+    ],
+    groups: [
+      {
+        errors: FIELDEDITOR_ERRORS,
+        operations: [...grantsOperations, ...fieldsOperations, ...settingsOperations, ...optionsOperations, ...defaultsOperations, ...healthOperations, ...descriptionOperations],
+      },
+    ],
+  };
+}

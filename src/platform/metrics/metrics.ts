@@ -1,0 +1,145 @@
+import type { Express, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Knex } from 'knex';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { allCacheStats } from '../cache/cache-stats.ts';
+import type { ChangeFeed } from '../events/change-feed.ts';
+import { listRegisteredRoutes } from '../http/route-walk.ts';
+import { RouteTimings, UNMATCHED_ROUTE } from './route-timings.ts';
+
+export interface MetricsSources {
+  knex: Knex;
+  changes: ChangeFeed;
+  authenticator: Authenticator;
+}
+
+/** The parts of tarn's pool (knex's connection pool) that tell how busy it is. */
+interface PoolCounts {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/**
+ * The Prometheus metrics of one process (see docs/observability.md). Hot paths only bump plain counters
+ * (request timings, cache hits); prom-client turns them into text when `/metrics` is scraped, and asks the
+ * pool, the change feed and the database for their state at that moment.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly timings = new RouteTimings();
+  /** Route object (what Express puts on `req.route`) → its full path template, filled by indexRoutes. */
+  private readonly templates = new WeakMap<object, string>();
+
+  constructor(private readonly sources: MetricsSources) {
+    const register = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.timings.register(this.registry);
+
+    // Read, not incremented: each scrape copies the caches' own running totals (see cache-stats.ts).
+    new Counter({
+      name: 'addon_pair_cache_hits_total',
+      help: 'Lookups an in-memory cache answered, by cache',
+      labelNames: ['cache'],
+      registers: register,
+      collect() {
+        this.reset();
+        for (const [cache, stats] of allCacheStats()) this.inc({ cache }, stats.hits);
+      },
+    });
+    new Counter({
+      name: 'addon_pair_cache_misses_total',
+      help: 'Lookups an in-memory cache could not answer (absent, expired, or bypassed while the change feed is down), by cache',
+      labelNames: ['cache'],
+      registers: register,
+      collect() {
+        this.reset();
+        for (const [cache, stats] of allCacheStats()) this.inc({ cache }, stats.misses);
+      },
+    });
+
+    const sent = new Counter({ name: 'addon_pair_change_feed_sent_total', help: 'Change notifications this process announced', registers: register });
+    const received = new Counter({ name: 'addon_pair_change_feed_received_total', help: "Other processes' change notifications this process received", registers: register });
+    const ackWait = new Histogram({
+      name: 'addon_pair_change_feed_ack_wait_seconds',
+      help: 'How long an announced change waited for the other nodes to acknowledge it',
+      labelNames: ['outcome'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2],
+      registers: register,
+    });
+    const changes = sources.changes;
+    changes.observer = {
+      sent: () => sent.inc(),
+      received: () => received.inc(),
+      acknowledged: (seconds, complete) => ackWait.observe({ outcome: complete ? 'acknowledged' : 'timed_out' }, seconds),
+    };
+    new Gauge({
+      name: 'addon_pair_change_feed_listener_up',
+      help: '1 while this process listens for changes (its caches are in use), 0 while it reads everything from the database',
+      registers: register,
+      collect() {
+        this.set(changes.live ? 1 : 0);
+      },
+    });
+
+    const pool = () => (sources.knex.client as { pool?: Partial<PoolCounts> }).pool;
+    new Gauge({
+      name: 'addon_pair_db_pool_connections',
+      help: 'Database connections of the pool by state: in_use, idle',
+      labelNames: ['state'],
+      registers: register,
+      collect() {
+        const p = pool();
+        this.set({ state: 'in_use' }, p?.numUsed?.() ?? 0);
+        this.set({ state: 'idle' }, p?.numFree?.() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'addon_pair_db_pool_waiting',
+      help: 'Queries waiting for a database connection of the pool',
+      registers: register,
+      collect() {
+        this.set(pool()?.numPendingAcquires?.() ?? 0);
+      },
+    });
+
+    const refused = new Counter({ name: 'addon_pair_auth_failed_logins_total', help: 'Refused credentials by scheme and reason (failed: wrong, unknown or malformed; denied: the name is locked)', labelNames: ['scheme', 'reason'], registers: register });
+    const locks = new Counter({ name: 'addon_pair_auth_accounts_locked_total', help: 'Names this process locked after too many failed logins', registers: register });
+    sources.authenticator.observer = {
+      loginRefused: (scheme, reason) => refused.inc({ scheme, reason }),
+      accountLocked: () => locks.inc(),
+    };
+    const authenticator = sources.authenticator;
+    new Gauge({
+      name: 'addon_pair_auth_locked_accounts',
+      help: 'Names locked now, in the whole cluster (read from the database at each scrape)',
+      registers: register,
+      async collect() {
+        // A scrape while the database is away still answers everything else; the gauge keeps its last value.
+        const n = await authenticator.lockedAccounts().catch(() => undefined);
+        if (n !== undefined) this.set(n);
+      },
+    });
+  }
+
+  /**
+   * Learns the route template of every route of `app` (without the context path, so labels are the same on
+   * every deployment); call once, after all routes are registered.
+   */
+  indexRoutes(app: Express, contextPath = ''): void {
+    for (const { route, path } of listRegisteredRoutes(app)) {
+      if (!this.templates.has(route)) this.templates.set(route, path.startsWith(contextPath) ? path.slice(contextPath.length) || '/' : path);
+    }
+  }
+
+  /** On every finished request (request-logger.ts): the matched route's template, never the raw URL. */
+  requestFinished(req: Request, res: Response, seconds: number): void {
+    const route = req.route as object | undefined;
+    this.timings.record((route && this.templates.get(route)) ?? UNMATCHED_ROUTE, req.method, res.statusCode, seconds);
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { ApiDescription, JsonSchema, OperationDoc, ResponseDoc, Schema } from './operation.ts';
+
+export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+
+/** Login page of the web interface that issues the session cookie. */
+export const SESSION_ENDPOINT = '/rest/auth/1/session';
+
+const SECURITY_SCHEMES = {
+  basic: { type: 'http', scheme: 'basic', description: 'Username and password. Failed logins count toward the lock of the name (MAX_AUTH_ATTEMPTS).' },
+  bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token (POST /rest/pat/latest/tokens). Never in the query string.' },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'JSESSIONID',
+    description: `The web session cookie, obtained from \`POST ${SESSION_ENDPOINT}\` with a username and password; sent by the browser on same-origin requests.`,
+  },
+};
+const AUTHENTICATED = [{ basic: [] }, { bearer: [] }, { session: [] }];
+
+/**
+ * A zod schema as JSON Schema (draft 2020-12, which OpenAPI 3.1 uses): requests as their input side (what a
+ * client sends, before transforms), responses as their output side. Definitions zod puts under `$defs`
+ * (recursive types) move to `components.schemas`, where references inside an OpenAPI document can reach them.
+ */
+function toJsonSchema(schema: Schema, io: 'input' | 'output', defs: Record<string, unknown>): JsonSchema {
+  if (!(schema instanceof z.ZodType)) return schema;
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete out.$schema;
+  const local = out.$defs as Record<string, unknown> | undefined;
+  if (!local) return out;
+  delete out.$defs;
+  const renamed = new Map<string, string>();
+  for (const name of Object.keys(local)) {
+    let target = name;
+    for (let i = 2; target in defs; i++) target = `${name}${i}`;
+    renamed.set(name, target);
+    defs[target] = local[name];
+  }
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) =>
+          k === '$ref' && typeof x === 'string' && x.startsWith('#/$defs/') ? [k, `#/components/schemas/${renamed.get(x.slice(8)) ?? x.slice(8)}`] : [k, rewrite(x)],
+        ),
+      );
+    }
+    return v;
+  };
+  for (const target of renamed.values()) defs[target] = rewrite(defs[target]);
+  return rewrite(out) as JsonSchema;
+}
+
+const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+function operationId(op: OperationDoc): string {
+  const words = `${op.method} ${op.path}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1))).join('');
+}
+
+function parameters(op: OperationDoc, defs: Record<string, unknown>): unknown[] {
+  const params: unknown[] = [];
+  const pathSchema = op.params ? (toJsonSchema(op.params, 'input', defs).properties as Record<string, JsonSchema>) : {};
+  for (const name of pathParamNames(op.path)) {
+    const schema = pathSchema[name] ?? { type: 'string' };
+    params.push({ name, in: 'path', required: true, schema, ...(schema.description ? { description: schema.description } : {}) });
+  }
+  if (op.query) {
+    const q = toJsonSchema(op.query, 'input', defs);
+    const required = new Set((q.required as string[] | undefined) ?? []);
+    for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, JsonSchema>)) {
+      params.push({ name, in: 'query', required: required.has(name), schema, ...(schema.description ? { description: schema.description } : {}) });
+    }
+  }
+  return params;
+}
+
+function response(r: ResponseDoc, defs: Record<string, unknown>): unknown {
+  return {
+    description: r.description,
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.content
+      ? { content: Object.fromEntries(Object.entries(r.content).map(([type, schema]) => [type, { schema: toJsonSchema(schema, 'output', defs) }])) }
+      : {}),
+  };
+}
+
+/** The OpenAPI 3.1 document of one API, for a server under `contextPath` (servers are relative URLs). */
+export function buildOpenApiDocument(api: ApiDescription, contextPath: string): OpenApiDocument {
+  const defs: Record<string, unknown> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  const ids = new Set<string>();
+  for (const group of api.groups) {
+    for (const op of group.operations) {
+      const errors = new Set(op.errors ?? []);
+      if (op.access !== 'anyone') errors.add(401);
+      if (op.access === 'admin') errors.add(403);
+      const responses: Record<string, unknown> = {};
+      for (const [status, r] of Object.entries(op.responses)) responses[status] = response(r, defs);
+      for (const status of [...errors].sort()) {
+        const r = op.responses[status] ?? group.errors[status];
+        if (!r) throw new Error(`${op.method.toUpperCase()} ${op.path}: no error ${status} in the API's catalogue`);
+        responses[String(status)] ??= response(r, defs);
+      }
+      const id = operationId(op);
+      if (ids.has(id)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
+      ids.add(id);
+      (paths[op.path] ??= {})[op.method] = {
+        operationId: id,
+        summary: op.summary,
+        ...(op.description ? { description: op.description } : {}),
+        tags: [op.tag],
+        security: op.access === 'anyone' ? [] : AUTHENTICATED,
+        parameters: parameters(op, defs),
+        ...(op.body
+          ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: toJsonSchema(op.body, 'input', defs) } } } }
+          : {}),
+        responses,
+      };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: api.title, version: api.version, description: api.description },
+    servers: api.bases.map((base) => ({ url: `${contextPath}${base}` || '/' })),
+    tags: api.tags,
+    paths,
+    components: { securitySchemes: SECURITY_SCHEMES, schemas: defs },
+  };
+}
+
+/** The document as JSON text, built on first use (zod's JSON Schema output takes a few milliseconds). */
+export function lazyDocument(api: () => ApiDescription, contextPath: string): () => string {
+  let text: string | undefined;
+  return () => (text ??= JSON.stringify(buildOpenApiDocument(api(), contextPath)));
+}
