@@ -5,6 +5,7 @@ import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
 import { statusHandler } from './platform/http/status.routes.ts';
+import { useStrictFreshness } from './platform/http/freshness.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -23,6 +24,7 @@ export function createApp(services: AppServices): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  useStrictFreshness(app);
   useRequestLogging(app, services.log);
 
   // Under a context path everything hangs off one router; without one, off the app itself (one router
