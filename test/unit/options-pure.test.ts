@@ -68,7 +68,7 @@ describe('option list cache', () => {
     const changes = new LocalChangeFeed();
     const cache = new OptionListCache(changes);
     let loads = 0;
-    const load = async () => new CachedBody(`[${++loads}]`, 'application/json');
+    const load = async () => new CachedBody(`[${++loads}]`);
     expect((await cache.list(1, null, load)).text()).toBe('[1]');
     expect((await cache.list(1, null, load)).text()).toBe('[1]');
     expect((await cache.list(1, 5, load)).text()).toBe('[2]');
@@ -83,9 +83,9 @@ describe('option list cache', () => {
     const cache = new OptionListCache(changes);
     const stale = cache.list(1, null, async () => {
       await changes.publish(FIELD_OPTIONS_TOPIC); // the write commits while this read is under way
-      return new CachedBody('[old]', 'application/json');
+      return new CachedBody('[old]');
     });
     expect((await stale).text()).toBe('[old]');
-    expect((await cache.list(1, null, async () => new CachedBody('[new]', 'application/json'))).text()).toBe('[new]');
+    expect((await cache.list(1, null, async () => new CachedBody('[new]'))).text()).toBe('[new]');
   });
 });

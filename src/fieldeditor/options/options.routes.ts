@@ -39,7 +39,7 @@ export function createOptionsRouter({ access, options }: { access: FieldAccess; 
 
     // A cached list with its ETag (304 on a match) and compressed forms (see cached-body.ts).
     r.get(base, async (req, res) => {
-      sendCachedBody(req, res, await options.listJson((await resolve(req, child, false, true)).scope));
+      sendCachedBody(req, res, await options.listJson((await resolve(req, child, false, true)).scope), 'application/json; charset=utf-8');
     });
     r.post(base, async (req, res) => {
       const scope = await scopeOf(req, child);

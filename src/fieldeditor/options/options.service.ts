@@ -21,7 +21,6 @@ export interface OptionScope {
   parentId: number | null;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Move = { first: true } | { afterId: number };
 
@@ -69,7 +68,7 @@ export class OptionsService {
     const list = listOf(scope);
     return this.cache.list(list.contextId, list.parentId, async () => {
       if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
-      return new CachedBody((await repo.listJson(this.knex, list)).json, JSON_TYPE);
+      return new CachedBody((await repo.listJson(this.knex, list)).json);
     });
   }
 

@@ -19,10 +19,7 @@ export class CachedBody {
   private gz: Buffer | undefined;
   private brotli: Buffer | undefined;
 
-  constructor(
-    body: string | Buffer,
-    readonly contentType: string,
-  ) {
+  constructor(body: string | Buffer) {
     this.bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     this.tag = createHash('sha256').update(this.bytes).digest('base64url').slice(0, 27);
   }
@@ -101,7 +98,7 @@ export function negotiateCoding(acceptEncoding: string | undefined): Coding {
  * without a body when If-None-Match names it; the body compressed when the client accepts it and it is over
  * 1 KB. Call it only after authentication and the view check passed: a 304 answers like a 200.
  */
-export function sendCachedBody(req: Request, res: Response, body: CachedBody): void {
+export function sendCachedBody(req: Request, res: Response, body: CachedBody, contentType: string): void {
   const coding = body.bytes.length > COMPRESS_MIN_BYTES ? negotiateCoding(req.headers['accept-encoding']) : 'identity';
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Cache-Control', 'private, no-cache');
@@ -113,7 +110,7 @@ export function sendCachedBody(req: Request, res: Response, body: CachedBody): v
     return;
   }
   res.statusCode = 200;
-  res.setHeader('Content-Type', body.contentType);
+  res.setHeader('Content-Type', contentType);
   if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
   const bytes = body.encoded(coding);
   res.setHeader('Content-Length', bytes.length);
