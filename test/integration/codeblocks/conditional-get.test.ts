@@ -1,7 +1,8 @@
 // ETags, 304s and compression of E1, E2 and E3: a 304 answers only who may view, like a 200.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { keyOf, WikiFixtures } from '../../helpers/wiki-fixtures.ts';
+import { randomUUID } from 'node:crypto';
+import { codeboxMacro, createContent, createSpace, keyOf, multiBox } from '../../helpers/wiki-fixtures.ts';
 
 const E1 = '/rest/advancedcodeblocks/1/download_code/plain_text';
 const E2 = '/rest/advancedcodeblocks/1/download_list/xml';
@@ -10,22 +11,23 @@ const STRONG = /^"[A-Za-z0-9_-]{27}(-gz|-br)?"$/; // supertest asks for gzip by 
 
 describe('conditional GET and compression of downloads', () => {
   let t: TestApp;
-  let fx: WikiFixtures;
   let reader: TestUser;
   let outsider: TestUser;
   let page: number;
   let macro: string;
   let big: string;
+  let small: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    fx = new WikiFixtures(t.services.db.knex);
     reader = await t.createUser('etag-reader', { groups: ['etag-team'] });
     outsider = await t.createUser('etag-outsider');
-    const space = await fx.space('ETAG', { groups: ['etag-team'] });
-    page = await fx.content({ spaceId: space, title: 'Conditional' });
+    await createSpace(t, 'ETAG', { groups: ['etag-team'] });
     big = `${'echo ${host} and a long line of shell that repeats\n'.repeat(60)}`;
-    macro = await fx.codebox(page, 'advanced-codeblock-macro', `[small]\nhost = s1\n[content]\n${big}`);
+    macro = randomUUID();
+    small = randomUUID();
+    const body = multiBox(macro, `[small]\nhost = s1\n[content]\n${big}`) + codeboxMacro('advanced-single-codeblock-macro', 'ls\n', {}, small);
+    page = Number((await createContent(t, t.adminAuth, { space: 'ETAG', title: 'Conditional', body })).id);
   });
   afterAll(() => t.close());
 
@@ -77,9 +79,9 @@ describe('conditional GET and compression of downloads', () => {
   });
 
   it('a restriction set through the API refuses the next conditional request (403, not 304)', async () => {
-    const space = await fx.space('ETAGR', { groups: ['etag-team'] });
-    const p = await fx.content({ spaceId: space, title: 'Soon restricted' });
-    const m = await fx.codebox(p, 'advanced-single-codeblock-macro', 'echo hi\n');
+    await createSpace(t, 'ETAGR', { groups: ['etag-team'] });
+    const m = randomUUID();
+    const p = (await createContent(t, t.adminAuth, { space: 'ETAGR', title: 'Soon restricted', body: codeboxMacro('advanced-single-codeblock-macro', 'echo hi\n', {}, m) })).id;
     const url = `${E1}?key=cmF3&macroId=${m}&contentId=${p}`;
     const tag = (await t.http.get(url).set('Authorization', reader.auth).expect(200)).headers['etag'] as string;
     await t.http
@@ -122,9 +124,8 @@ describe('conditional GET and compression of downloads', () => {
     const r304 = await t.http.get(url).set('Authorization', reader.auth).set('Accept-Encoding', 'gzip').set('If-None-Match', etagGz).expect(304);
     expect(r304.headers['etag']).toBe(etagGz);
     // Small bodies are never compressed.
-    const small = await t.http.get(`${E1}?key=cmF3&macroId=${await fx.codebox(page, 'advanced-single-codeblock-macro', 'ls\n')}&contentId=${page}`)
-      .set('Authorization', reader.auth).set('Accept-Encoding', 'gzip, br').expect(200);
-    expect(small.headers['content-encoding']).toBeUndefined();
-    expect(small.headers['vary']).toBe('Accept-Encoding');
+    const tiny = await t.http.get(`${E1}?key=cmF3&macroId=${small}&contentId=${page}`).set('Authorization', reader.auth).set('Accept-Encoding', 'gzip, br').expect(200);
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.headers['vary']).toBe('Accept-Encoding');
   });
 });

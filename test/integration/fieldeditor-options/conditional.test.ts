@@ -1,7 +1,7 @@
 // Option lists (U4, C1) with ETags: 304 only after the grant check, a new tag after a write, compression.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { addOptions, createField, grant, paths } from '../../helpers/options-fixtures.ts';
+import { addOptions, createField, grant, paths } from '../../helpers/tracker-fixtures.ts';
 
 describe('option lists: conditional GET and compression', () => {
   let t: TestApp;
@@ -15,8 +15,8 @@ describe('option lists: conditional GET and compression', () => {
   afterAll(() => t.close());
 
   it('answers 304 to a granted user with the current tag, 403/401 to everyone else, and a new tag after a write', async () => {
-    const f = await createField(t.services.db.knex, 'cascadingselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t, { type: 'cascadingselect' });
+    await grant(t, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const [parent] = await addOptions(t, bob.auth, p.options, ['Europe']);
     await addOptions(t, bob.auth, p.children(parent!.id), ['Germany']);
@@ -42,8 +42,8 @@ describe('option lists: conditional GET and compression', () => {
   });
 
   it('a grant revoked through A4 refuses the next conditional read (403, not 304)', async () => {
-    const f = await createField(t.services.db.knex, 'singleselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t);
+    await grant(t, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     const tag = (await t.http.get(p.options).set('Authorization', bob.auth).expect(200)).headers['etag'] as string;
     await t.http
@@ -55,8 +55,8 @@ describe('option lists: conditional GET and compression', () => {
   });
 
   it('compresses a list over 1 KB for a client that accepts gzip', async () => {
-    const f = await createField(t.services.db.knex, 'singleselect');
-    await grant(t.services.db.knex, f.id, { user: bob.name });
+    const f = await createField(t);
+    await grant(t, f.id, { user: bob.name });
     const p = paths(f.id, 'default');
     await addOptions(t, bob.auth, p.options, Array.from({ length: 30 }, (_, i) => `A fairly long option value number ${i}`));
     const gz = await t.http.get(p.options).set('Authorization', bob.auth).set('Accept-Encoding', 'gzip').expect(200);
