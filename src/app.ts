@@ -10,6 +10,7 @@ import { mountApiDocs } from './apidocs/apidocs.module.ts';
 import { lazyDocument } from './platform/openapi/document.ts';
 import { fieldeditorApi } from './fieldeditor/description/fieldeditor.api.ts';
 import { createDescriptionRouter } from './fieldeditor/description/description.routes.ts';
+import { useStrictFreshness } from './platform/http/freshness.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
@@ -28,6 +29,7 @@ export function createApp(services: AppServices): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  useStrictFreshness(app);
   const { metrics } = services;
   useRequestLogging(app, services.log, metrics && ((req, res, seconds) => metrics.requestFinished(req, res, seconds)));
 

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { BoundedCache } from '../platform/cache/bounded-cache.ts';
+import type { CachedBody } from '../platform/http/cached-body.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import { WIKI_TOPIC } from '../wiki/wiki-write.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
@@ -26,14 +27,14 @@ export function cachedDecideView(decide: DecideView, changes: ChangeFeed): Decid
     user ? cache.getOrLoad(`${user.id}:${contentId}`, () => decide(q, user, contentId)) : decide(q, user, contentId);
 }
 
-/** Rendered block texts (or list bodies), at most 32 Mi characters held; dropped on every wiki or directory change. */
-export function blockTextCache(changes: ChangeFeed, name: string): BoundedCache<string, string> {
-  return new BoundedCache<string, string>({
+/** Rendered block texts (or list bodies) with their ETags, at most 32 MiB held; dropped on every wiki or directory change. */
+export function blockTextCache(changes: ChangeFeed, name: string): BoundedCache<string, CachedBody> {
+  return new BoundedCache<string, CachedBody>({
     name,
     ttlMs: TTL_MS,
     maxEntries: 20_000,
     maxWeight: 32 * 1024 * 1024,
-    weigh: (text) => text.length,
+    weigh: (body) => body.bytes.length,
     feed: { changes, topics: [WIKI_TOPIC, DIRECTORY_TOPIC] },
   });
 }

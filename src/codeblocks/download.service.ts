@@ -3,6 +3,7 @@
 // permission query (run together), then the substitution of ONE section; never a page parse.
 import type { Knex } from 'knex';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { CachedBody } from '../platform/http/cached-body.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
 import { asciiOnly } from './codebox/ascii-only.ts';
 import { encodeBlockKey } from './codebox/block-key.ts';
@@ -27,10 +28,12 @@ export interface BoxListing {
   blocks: { name: string; key: string }[];
 }
 
-/** Rendered block texts by user, content, macro and section (see download-cache.ts). */
+/** Rendered bodies (block texts, list bodies) by user and request, with their ETags (see download-cache.ts). */
 export interface BlockTextCache {
-  get(key: string): string | undefined;
-  set(key: string, text: string): string;
+  get(key: string): CachedBody | undefined;
+  /** `since`: a `stamp()` taken before the body was read; a body read before a clear is not kept. */
+  set(key: string, body: CachedBody, since?: number): CachedBody;
+  stamp(): number;
 }
 
 export interface CodeblocksDeps {
@@ -41,7 +44,8 @@ export interface CodeblocksDeps {
   blockTexts?: BlockTextCache;
 }
 
-const blockTextKey = (user: AuthUser, p: DownloadParams) => `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}`;
+const blockTextKey = (user: AuthUser, p: DownloadParams) =>
+  `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}\u0000${p.asciiOnly ? 'a' : ''}`;
 
 export class CodeblocksService {
   constructor(private readonly deps: CodeblocksDeps) {}
@@ -51,15 +55,18 @@ export class CodeblocksService {
    * must be read. The entry was stored only after this user's view check passed, and any wiki or directory
    * change drops it.
    */
-  cachedDownload(user: AuthUser, p: DownloadParams): string | undefined {
-    const known = this.deps.blockTexts?.get(blockTextKey(user, p));
-    return known !== undefined && p.asciiOnly ? asciiOnly(known) : known;
+  cachedDownload(user: AuthUser, p: DownloadParams): CachedBody | undefined {
+    return this.deps.blockTexts?.get(blockTextKey(user, p));
   }
 
-  /** The text of one block, or an AppError (403, or 500 with the kind of failure). */
-  async download(user: AuthUser, p: DownloadParams): Promise<string> {
+  /**
+   * The text of one block as served (ASCII-only applied), hashed once for its ETag; or an AppError (403, or
+   * 500 with the kind of failure).
+   */
+  async download(user: AuthUser, p: DownloadParams): Promise<CachedBody> {
     const known = this.cachedDownload(user, p);
     if (known !== undefined) return known;
+    const since = this.deps.blockTexts?.stamp();
     const isRaw = p.section === RAW_NAME;
     const [decision, box] = await Promise.all([
       this.deps.decideView(this.deps.knex, user, p.contentId),
@@ -72,9 +79,10 @@ export class CodeblocksService {
     }
     const template = await this.templateOf(found);
     const text = isRaw || found.section === undefined ? template : substitute(template, new Map(Object.entries(found.section.values)));
+    const body = new CachedBody(p.asciiOnly ? asciiOnly(text) : text);
     // Remote templates are fetched every time (an edit of the remote file shows at once).
-    if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(blockTextKey(user, p), text);
-    return p.asciiOnly ? asciiOnly(text) : text;
+    if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(blockTextKey(user, p), body, since);
+    return body;
   }
 
   /** The content record and the blocks of one box. Remote templates are not fetched for a list. */

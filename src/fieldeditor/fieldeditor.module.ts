@@ -10,6 +10,7 @@ import { SettingsService } from './settings/settings.service.ts';
 import { createSettingsRouter } from './settings/settings.routes.ts';
 import { FieldPages } from './fields/field-pages.cache.ts';
 import { FieldsService } from './fields/fields.service.ts';
+import { UserFieldReads } from './fields/user-reads.cache.ts';
 import { FieldContextsService } from './fields/field-contexts.service.ts';
 import { createFieldsAdminRouter } from './fields/fields-admin.routes.ts';
 import { createFieldsUserRouter } from './fields/fields-user.routes.ts';
@@ -47,17 +48,17 @@ export interface Fieldeditor {
 /** Builds the services and registers the field editor's hook in the directory (grants go with their user or group). */
 export function createFieldeditor(deps: { db: Db; events: EventBus; baseUrl: string; directoryHooks: DirectoryHooks }): Fieldeditor {
   const { db, events, baseUrl } = deps;
-  const access = new FieldAccess(db.knex, db.kind);
-  const settings = new SettingsService(db.knex);
+  const access = new FieldAccess(db.knex, db.kind, db.changes);
+  const settings = new SettingsService(db.knex, db.changes);
   registerGrantCleanup(deps.directoryHooks);
   return {
     access,
     settings,
-    fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes), settings),
+    fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes), settings, new UserFieldReads(db.changes)),
     contexts: new FieldContextsService(db.knex, db.changes, access),
     grants: new GrantsService(db.knex, baseUrl, db.changes, access),
-    options: new OptionsService(db.knex, events, settings, new OptionListCache()),
-    defaults: new DefaultsService(db.knex, events, settings),
+    options: new OptionsService(db.knex, events, settings, db.changes, new OptionListCache(db.changes)),
+    defaults: new DefaultsService(db.knex, events, settings, db.changes),
   };
 }
 

@@ -3,7 +3,10 @@ import { afterId, moveBody, sortBody, createOptionBody, updateOptionBody } from 
 import { defaultWriteBody } from '../../src/fieldeditor/defaults/defaults.schemas.ts';
 import { canonicalLocale, comparatorFor, sortByValue } from '../../src/fieldeditor/options/sort.ts';
 import { OptionListCache } from '../../src/fieldeditor/options/options.cache.ts';
-import { gunzipSync } from 'node:zlib';
+import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';
+import { CachedBody } from '../../src/platform/http/cached-body.ts';
+import { FIELD_OPTIONS_TOPIC } from '../../src/fieldeditor/fieldeditor.topics.ts';
+import { TRACKER_TOPIC } from '../../src/tracker/tracker-write.ts';
 
 describe('move body', () => {
   it('reads the id from a number, a digit string or the last path segment', () => {
@@ -61,20 +64,28 @@ describe('sort', () => {
 });
 
 describe('option list cache', () => {
-  it('serves only the cached version, never replaces a newer entry and evicts by size', async () => {
-    const cache = new OptionListCache(100);
-    cache.set(1, null, 2, Buffer.from('[2]'));
-    expect(cache.get(1, null, 2)?.body.toString()).toBe('[2]');
-    expect(cache.get(1, null, 3)).toBeUndefined();
-    expect(cache.set(1, null, 1, Buffer.from('[1]')).body.toString()).toBe('[1]');
-    expect(cache.get(1, null, 2)?.body.toString()).toBe('[2]');
-    expect(cache.get(1, 5, 2)).toBeUndefined();
-    cache.set(2, null, 1, Buffer.alloc(60));
-    cache.set(3, null, 1, Buffer.alloc(60));
-    expect(cache.get(2, null, 1)).toBeUndefined();
-    expect(cache.get(3, null, 1)).toBeDefined();
-    const entry = cache.set(4, null, 1, Buffer.from('[1,2,3]'));
-    expect(gunzipSync(await entry.gzipped()).toString()).toBe('[1,2,3]');
-    expect(await entry.gzipped()).toBe(await entry.gzipped());
+  it('keeps a list until an option write or a tracker change anywhere clears it', async () => {
+    const changes = new LocalChangeFeed();
+    const cache = new OptionListCache(changes);
+    let loads = 0;
+    const load = async () => new CachedBody(`[${++loads}]`);
+    expect((await cache.list(1, null, load)).text()).toBe('[1]');
+    expect((await cache.list(1, null, load)).text()).toBe('[1]');
+    expect((await cache.list(1, 5, load)).text()).toBe('[2]');
+    await changes.publish(FIELD_OPTIONS_TOPIC);
+    expect((await cache.list(1, null, load)).text()).toBe('[3]');
+    await changes.publish(TRACKER_TOPIC);
+    expect((await cache.list(1, null, load)).text()).toBe('[4]');
+  });
+
+  it('does not keep a list read before a write that committed while it was read', async () => {
+    const changes = new LocalChangeFeed();
+    const cache = new OptionListCache(changes);
+    const stale = cache.list(1, null, async () => {
+      await changes.publish(FIELD_OPTIONS_TOPIC); // the write commits while this read is under way
+      return new CachedBody('[old]');
+    });
+    expect((await stale).text()).toBe('[old]');
+    expect((await cache.list(1, null, async () => new CachedBody('[new]'))).text()).toBe('[new]');
   });
 });

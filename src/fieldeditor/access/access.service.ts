@@ -1,21 +1,31 @@
 import type { Knex } from 'knex';
 import type { DbKind } from '../../platform/db/knex.ts';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { reachableContexts, type ReachableContexts } from './edit-rule.ts';
 import { loadContext, loadField } from './fields.repository.ts';
 import { parseFieldId, parseScopeIds, type ScopeIds } from './ids.ts';
 import { resolveEditableScope, type EditableScope } from './scope.ts';
+import { ScopeCache } from './scope.cache.ts';
+
+type ScopePath = ScopeIds | { rawFieldId: string; rawContextId: string };
+const idsOf = (path: ScopePath): ScopeIds => ('rawFieldId' in path ? parseScopeIds(path.rawFieldId, path.rawContextId) : path);
 
 /**
  * What the routers of the field editor ask before they act: which field a path names (administration),
  * and which field and context a user may edit (the user endpoints). Answers with the field editor's errors.
  */
 export class FieldAccess {
+  private readonly scopes: ScopeCache;
+
   constructor(
     private readonly knex: Knex,
     private readonly kind: DbKind,
-  ) {}
+    changes: ChangeFeed,
+  ) {
+    this.scopes = new ScopeCache(changes);
+  }
 
   /** The field of a {customFieldId} path value (administration: no grant needed). */
   field(rawFieldId: string, q: Knex = this.knex): Promise<FieldRef> {
@@ -31,9 +41,17 @@ export class FieldAccess {
    * The field and context a user endpoint addresses, if the user may edit them (edit-rule.ts): path values
    * (parsed here), or ids the caller parsed already (when more path ids must be checked before any query).
    */
-  editable(user: AuthUser, path: ScopeIds | { rawFieldId: string; rawContextId: string }, parentKey = 0): Promise<EditableScope> {
-    const ids = 'rawFieldId' in path ? parseScopeIds(path.rawFieldId, path.rawContextId) : path;
-    return resolveEditableScope(this.knex, this.kind, user, ids, parentKey);
+  editable(user: AuthUser, path: ScopePath): Promise<EditableScope> {
+    return resolveEditableScope(this.knex, this.kind, user, idsOf(path));
+  }
+
+  /**
+   * The same decision for a read, answered from this node's scope cache (cleared cluster-wide by every
+   * grant, field, context, user, group and settings change). Writes use `editable`.
+   */
+  readable(user: AuthUser, path: ScopePath): Promise<EditableScope> {
+    const ids = idsOf(path);
+    return this.scopes.resolve(user, ids, () => resolveEditableScope(this.knex, this.kind, user, ids));
   }
 
   /** The contexts of a field the user may edit (U2). */

@@ -12,8 +12,6 @@ import type { ScopeIds } from './ids.ts';
 export interface EditableScope {
   field: FieldRef;
   context: ContextRef;
-  /** Version of the list under `parentKey` (0: top level), read in the same statement; 0 when never written. */
-  listVersion: number;
 }
 
 interface Row {
@@ -28,19 +26,18 @@ interface Row {
   c_is_default: boolean;
   any_grant: boolean;
   may_edit: boolean;
-  list_version: number | string | null;
 }
 
 /**
  * Every user endpoint that addresses one context (U3, U15, U4–U14, C1–C6) resolves it here, in ONE
  * statement: the field, the context (`default` or an id of this field), whether any grant reaches the user
- * and whether one covers this context (edit-rule.ts), and the addressed list's version for the list cache.
+ * and whether one covers this context (edit-rule.ts). Reads keep the answer per user (scope.cache.ts).
  * The ids were parsed by the caller (a bad id is a 400 before any query). The failures come in the
  * documented order: a missing field 403002, no grant on the field at
  * all 403001 (before the context is looked up, so an ungranted user cannot probe which context ids exist),
  * a missing context 404001, a context the grants do not cover 403001.
  */
-export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, parentKey = 0): Promise<EditableScope> {
+export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds): Promise<EditableScope> {
   const { fieldId, context } = ids;
   const query = knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {
@@ -61,7 +58,6 @@ export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthU
       'c.is_default as c_is_default',
       knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id')]),
       knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id')]),
-      knex.raw('(select l.version from field_option_lists l where l.context_id = c.id and l.parent_key = ?) as list_version', [parentKey]),
     );
   const row = (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : await query) as Row | undefined;
   if (!row) throw fieldNotFound();
@@ -71,6 +67,5 @@ export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthU
   return {
     field: toFieldRef({ id: row.f_id, name: row.f_name, description: row.f_description, type_key: row.f_type_key }),
     context: toContextRef({ id: row.c_id, field_id: row.c_field_id, name: row.c_name, description: row.c_description, is_default: row.c_is_default }),
-    listVersion: Number(row.list_version ?? 0),
   };
 }

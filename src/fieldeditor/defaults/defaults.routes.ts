@@ -19,7 +19,11 @@ export function createDefaultsRouter({ access, defaults }: { access: FieldAccess
     access.editable(currentUser(req), { rawFieldId: pathParam(req, 'customFieldId'), rawContextId: pathParam(req, 'contextId') });
 
   r.get(PATH, async (req, res) => {
-    const { field, context } = await scope(req);
+    // A read: the decision comes from the node's scope cache (writes below ask the database).
+    const { field, context } = await access.readable(currentUser(req), {
+      rawFieldId: pathParam(req, 'customFieldId'),
+      rawContextId: pathParam(req, 'contextId'),
+    });
     res.json(await defaults.get(field, context));
   });
   r.put(PATH, async (req, res) => {

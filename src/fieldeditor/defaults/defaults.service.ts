@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
 import type { EventBus } from '../../platform/events/event-bus.ts';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
+import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
+import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { defaultKindOf, type OptionRow } from '../options/options.model.ts';
@@ -28,15 +32,24 @@ interface Wanted {
  * key to the option, so deleting an option removes it from the default in the same transaction.
  */
 export class DefaultsService {
+  /**
+   * U15 read models by context, until an option or default write (FIELD_OPTIONS_TOPIC: a default shows
+   * option values, `disabled` and `sequence`) or a context change or import (tracker) anywhere in the cluster.
+   */
+  private readonly cache: BoundedCache<number, DefaultValueRead>;
+
   constructor(
     private readonly knex: Knex,
     private readonly events: EventBus,
     private readonly settings: SettingsService,
-  ) {}
+    private readonly changes: ChangeFeed,
+  ) {
+    this.cache = new BoundedCache({ name: 'fieldeditor_defaults', ttlMs: 5 * 60_000, maxEntries: 20_000, feed: { changes, topics: [FIELD_OPTIONS_TOPIC, TRACKER_TOPIC] } });
+  }
 
   async get(field: FieldRef, context: ContextRef): Promise<DefaultValueRead> {
     this.kindOf(field);
-    return toDefaultRead(field, await readDefaultOptions(this.knex, context.id));
+    return this.cache.getOrLoad(context.id, async () => toDefaultRead(field, await readDefaultOptions(this.knex, context.id)));
   }
 
   /** Replaces the default with the write model's members for this field type (other members are ignored). */
@@ -57,6 +70,7 @@ export class DefaultsService {
       }
       return { before: previous, after: await readDefaultOptions(trx, context.id) };
     });
+    await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, field, context, 'default.set', before, after);
     return toDefaultRead(field, after);
   }
@@ -71,6 +85,7 @@ export class DefaultsService {
       await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
       return previous;
     });
+    await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, field, context, 'default.deleted', before, []);
   }
 

@@ -8,6 +8,8 @@ import { contextRecord, fieldRecord } from '../fieldeditor.presenters.ts';
 import { readDefaultValue } from '../defaults/defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { FieldPages } from './field-pages.cache.ts';
+import type { UserFieldReads } from './user-reads.cache.ts';
+import { parseFieldId, parseScopeIds } from '../access/ids.ts';
 import { legacyFieldList } from './field-pages.ts';
 import type { PageRequest } from './fields.schemas.ts';
 
@@ -21,6 +23,7 @@ export class FieldsService {
     private readonly access: FieldAccess,
     private readonly pages: FieldPages,
     private readonly settings: SettingsService,
+    private readonly reads: UserFieldReads,
   ) {}
 
   /** A1: every field with its grants. */
@@ -34,7 +37,13 @@ export class FieldsService {
   }
 
   /** U2: with a global grant every context of the field; otherwise the contexts the user holds a grant on. */
-  async userContexts(user: AuthUser, rawFieldId: string, expand: ReadonlySet<string>) {
+  async userContexts(user: AuthUser, rawFieldId: string, expand: ReadonlySet<string>): Promise<unknown[]> {
+    const fieldId = parseFieldId(rawFieldId);
+    const key = `${user.id}|${fieldId}|${expand.has('projects')}|${expand.has('issueTypes')}`;
+    return this.reads.contexts.getOrLoad(key, () => this.loadUserContexts(user, rawFieldId, expand));
+  }
+
+  private async loadUserContexts(user: AuthUser, rawFieldId: string, expand: ReadonlySet<string>) {
     const field = await this.access.field(rawFieldId);
     const reach = await this.access.reachableContexts(user, field.id);
     if (reach.kind === 'none') throw fieldPermissionDenied();
@@ -44,8 +53,13 @@ export class FieldsService {
   }
 
   /** U3: field, context, default value and what the user may do there. */
-  async userContext(user: AuthUser, rawFieldId: string, rawContextId: string) {
-    const { field, context } = await this.access.editable(user, { rawFieldId, rawContextId });
+  async userContext(user: AuthUser, rawFieldId: string, rawContextId: string): Promise<Record<string, unknown>> {
+    const ids = parseScopeIds(rawFieldId, rawContextId);
+    return this.reads.context.getOrLoad(`${user.id}|${ids.fieldId}|${ids.context}`, () => this.loadUserContext(user, rawFieldId, rawContextId));
+  }
+
+  private async loadUserContext(user: AuthUser, rawFieldId: string, rawContextId: string) {
+    const { field, context } = await this.access.readable(user, { rawFieldId, rawContextId });
     const [details, defaultOption, mayDelete] = await Promise.all([
       describeContexts(this.knex, [context]),
       readDefaultValue(this.knex, field, context),

@@ -22,7 +22,8 @@ function inList(qb: Knex.QueryBuilder, list: ListKey): Knex.QueryBuilder {
 
 /**
  * Takes the list's lock row (created on first use) and raises its version: concurrent writers of the same
- * list wait here until this transaction ends; the raised version invalidates every node's cached list.
+ * list wait here until this transaction ends. (The version counts the list's writes; the per-node list
+ * caches are cleared through the change feed, see options.cache.ts.)
  */
 export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<void> {
   await trx.raw(
@@ -32,29 +33,17 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
   );
 }
 
-export async function listVersion(q: Knex, list: ListKey): Promise<number> {
-  const row = await q('field_option_lists')
-    .where({ context_id: list.contextId, parent_key: list.parentId ?? 0 })
-    .first<{ version: number | string } | undefined>('version');
-  return row ? Number(row.version) : 0;
-}
-
-/**
- * The list as the compact JSON array the interface answers (members in the original's order), built by the
- * database together with the version it shows (one statement, one snapshot).
- */
-export async function listJson(q: Knex, list: ListKey): Promise<{ version: number; json: string }> {
+/** The list as the compact JSON array the interface answers (members in the original's order), built by the database. */
+export async function listJson(q: Knex, list: ListKey): Promise<{ json: string }> {
   const parent = list.parentId ?? 0;
-  const result = await q.raw<{ rows: { version: number | string | null; json: string | null }[] }>(
-    `select (select version from field_option_lists where context_id = ? and parent_key = ?) as version,
-            (select '[' || string_agg('{"optionvalue":' || to_json(value)::text || ',"id":' || id || ',"sequence":' || (rn - 1)
+  const result = await q.raw<{ rows: { json: string | null }[] }>(
+    `select (select '[' || string_agg('{"optionvalue":' || to_json(value)::text || ',"id":' || id || ',"sequence":' || (rn - 1)
                                       || ',"disabled":' || disabled::text || '}', ',' order by rn) || ']'
                from (select value, id, disabled, row_number() over (order by position, id) as rn
                        from field_options where context_id = ? and coalesce(parent_id, 0) = ?) s) as json`,
-    [list.contextId, parent, list.contextId, parent],
+    [list.contextId, parent],
   );
-  const row = result.rows[0];
-  return { version: Number(row?.version ?? 0), json: row?.json ?? '[]' };
+  return { json: result.rows[0]?.json ?? '[]' };
 }
 
 /** The list in order (ties on position, which only an outside writer could cause, go by id). */

@@ -6,7 +6,7 @@ import type { FieldAccess } from '../access/access.service.ts';
 import { parseOptionId, parseScopeIds } from '../access/ids.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
 import type { OptionScope, OptionsService } from './options.service.ts';
-import type { CachedList } from './options.cache.ts';
+import { sendCachedBody } from '../../platform/http/cached-body.ts';
 import { pathParam } from '../../platform/http/path-param.ts';
 import { CHILDREN_PATH, OPTIONS_PATH } from './options.paths.ts';
 
@@ -21,33 +21,25 @@ export function createOptionsRouter({ access, options }: { access: FieldAccess; 
    * Path ids are checked first (400), then the grant (403001 for anyone without one, before anything else
    * is revealed); `id` is the option (or child option) the path ends with, when it names one.
    */
-  async function resolve(req: Request, child: boolean, item: boolean): Promise<{ scope: OptionScope; id: number }> {
+  async function resolve(req: Request, child: boolean, item: boolean, read = false): Promise<{ scope: OptionScope; id: number }> {
     const user = currentUser(req);
     const ids = parseScopeIds(pathParam(req, 'customFieldId'), pathParam(req, 'contextId'));
     const parentId = child ? parseOptionId(pathParam(req, 'optionId'), 'optionId') : null;
     const itemName = child ? 'childOptionId' : 'optionId';
     const id = item ? parseOptionId(pathParam(req, itemName), itemName) : 0;
-    const { field, context, listVersion } = await access.editable(user, ids, parentId ?? 0);
-    return { scope: { field, context, parentId, listVersion }, id };
+    // Reads take the decision from the node's scope cache; writes decide from the database.
+    const { field, context } = await (read ? access.readable(user, ids) : access.editable(user, ids));
+    return { scope: { field, context, parentId }, id };
   }
   const scopeOf = async (req: Request, child: boolean) => (await resolve(req, child, false)).scope;
-
-  /** A cached list: gzip when the client accepts it (big lists shrink about tenfold), plain JSON otherwise. */
-  const sendList = async (req: Request, res: Response, list: CachedList) => {
-    res.type('application/json').vary('Accept-Encoding');
-    if (list.body.length >= 1024 && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
-      res.set('Content-Encoding', 'gzip').send(await list.gzipped());
-      return;
-    }
-    res.send(list.body);
-  };
 
   for (const child of [false, true]) {
     const base = child ? CHILDREN_PATH : OPTIONS_PATH;
     const item = child ? `${CHILDREN_PATH}/:childOptionId` : `${OPTIONS_PATH}/:optionId`;
 
+    // A cached list with its ETag (304 on a match) and compressed forms (see cached-body.ts).
     r.get(base, async (req, res) => {
-      await sendList(req, res, await options.listJson(await scopeOf(req, child)));
+      sendCachedBody(req, res, await options.listJson((await resolve(req, child, false, true)).scope), 'application/json; charset=utf-8');
     });
     r.post(base, async (req, res) => {
       const scope = await scopeOf(req, child);

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import type { EventBus } from '../../platform/events/event-bus.ts';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import { CachedBody } from '../../platform/http/cached-body.ts';
+import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { isCascading, isEditableSelect, isMultiLevel } from '../access/field-kinds.ts';
 import type { Actor } from '../access/actor.ts';
 import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
-import { OptionListCache, type CachedList } from './options.cache.ts';
+import { OptionListCache } from './options.cache.ts';
 import { readDefaultOptions } from '../defaults/defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
@@ -16,9 +19,8 @@ export interface OptionScope {
   field: FieldRef;
   context: ContextRef;
   parentId: number | null;
-  /** The list's version when the caller already read it (access/scope.ts does, in its one statement). */
-  listVersion?: number;
 }
+
 
 type Move = { first: true } | { afterId: number };
 
@@ -46,26 +48,28 @@ const isDuplicateValue = (err: unknown) => {
  * Rules of option lists (U4–U14, C1–C6). Every write is one transaction that starts by locking its
  * sibling list (see options.repository.ts), writes as few rows as the operation needs (order lives in a
  * sparse `position`; the dense `sequence` of every answer is the rank), and raises one `option.changed`
- * event after commit.
+ * event after commit, after every node dropped its cached lists and defaults (FIELD_OPTIONS_TOPIC).
  */
 export class OptionsService {
   constructor(
     private readonly knex: Knex,
     private readonly events: EventBus,
     private readonly settings: SettingsService,
-    private readonly cache = new OptionListCache(),
+    private readonly changes: ChangeFeed,
+    private readonly cache = new OptionListCache(changes),
   ) {}
 
-  /** U4/U9/C1: the list as JSON (served from the cache while its version is unchanged). */
-  async listJson(scope: OptionScope): Promise<CachedList> {
+  /**
+   * U4/U9/C1: the list as JSON, from this node's list cache (see options.cache.ts). A child list is
+   * remembered only once its parent was found, so an unknown parent is asked of the database each time.
+   */
+  async listJson(scope: OptionScope): Promise<CachedBody> {
     this.checkFieldType(scope);
-    if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
     const list = listOf(scope);
-    const version = scope.listVersion ?? (await repo.listVersion(this.knex, list));
-    const cached = this.cache.get(list.contextId, list.parentId, version);
-    if (cached) return cached;
-    const fresh = await repo.listJson(this.knex, list);
-    return this.cache.set(list.contextId, list.parentId, fresh.version, Buffer.from(fresh.json));
+    return this.cache.list(list.contextId, list.parentId, async () => {
+      if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
+      return new CachedBody((await repo.listJson(this.knex, list)).json);
+    });
   }
 
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
@@ -195,6 +199,7 @@ export class OptionsService {
       }
       throw err;
     }
+    await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, scope, outcome.change);
     return outcome.result;
   }

@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
+import { FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
 import type { Actor } from '../access/actor.ts';
 import { deleteAdminsOnly } from '../options/options.errors.ts';
 import { readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
@@ -14,24 +17,34 @@ const SETTINGS_LOCK = 0x66657367;
 
 /** Host-wide field-editor settings (`/admin/settings`) and the delete rule they hold. */
 export class SettingsService {
-  constructor(private readonly knex: Knex) {}
+  /** The settings as last read, until a settings change anywhere in the cluster (one entry). */
+  private readonly cache: BoundedCache<'settings', FieldeditorSettings>;
 
-  read(): Promise<FieldeditorSettings> {
-    return readSettings(this.knex);
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {
+    this.cache = new BoundedCache({ name: 'fieldeditor_settings', ttlMs: 5 * 60_000, maxEntries: 1, feed: { changes, topics: [FIELDEDITOR_SETTINGS_TOPIC] } });
   }
 
-  /** Writes the given settings (others unchanged) and answers all of them. */
-  update(actor: Actor, patch: Partial<FieldeditorSettings>): Promise<FieldeditorSettings> {
-    return this.knex.transaction(async (trx) => {
+  read(): Promise<FieldeditorSettings> {
+    return this.cache.getOrLoad('settings', () => readSettings(this.knex));
+  }
+
+  /** Writes the given settings (others unchanged) and answers all of them once every node has dropped its copy. */
+  async update(actor: Actor, patch: Partial<FieldeditorSettings>): Promise<FieldeditorSettings> {
+    const settings = await this.knex.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [SETTINGS_LOCK]);
       await writeSettings(trx, patch, actor.name);
       return readSettings(trx);
     });
+    await this.changes.publish(FIELDEDITOR_SETTINGS_TOPIC);
+    return settings;
   }
 
   /** U3's `userAllowedToDeleteOptions`: a hint for clients; every delete decides again in its transaction. */
   async mayDelete(actor: Actor): Promise<boolean> {
-    return actor.isAdmin || !(await readSettings(this.knex)).onlyAdminsMayDeleteOptions;
+    return actor.isAdmin || !(await this.read()).onlyAdminsMayDeleteOptions;
   }
 
   /**

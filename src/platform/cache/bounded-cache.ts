@@ -23,6 +23,8 @@ export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number; weight: number }>();
   private weight = 0;
   private readonly stats: CacheStats;
+  /** Raised by every clear: a value loaded before a clear must not be stored after it (it may be stale). */
+  private generation = 0;
 
   constructor(private readonly opts: BoundedCacheOptions<V>) {
     this.stats = cacheStats(opts.name);
@@ -51,7 +53,18 @@ export class BoundedCache<K, V> {
     return entry.value;
   }
 
-  set(key: K, value: V): V {
+  /** The current generation; pass it to `set` for a value read from the database after this call. */
+  stamp(): number {
+    return this.generation;
+  }
+
+  /**
+   * Stores `value` and returns it. With `since` (a `stamp()` taken before the value was read), a value whose
+   * read began before a clear is returned but not stored: a change that committed meanwhile would otherwise
+   * be hidden behind it until its entry expires.
+   */
+  set(key: K, value: V, since?: number): V {
+    if (since !== undefined && since !== this.generation) return value;
     const weight = this.opts.weigh?.(value) ?? 0;
     if (this.opts.maxWeight !== undefined && weight > this.opts.maxWeight / 4) return value; // too big to be worth it
     this.delete(key);
@@ -68,8 +81,9 @@ export class BoundedCache<K, V> {
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
+    const since = this.generation;
     const value = await load();
-    return value === undefined ? value : this.set(key, value);
+    return value === undefined ? value : this.set(key, value, since);
   }
 
   delete(key: K): void {
@@ -80,6 +94,7 @@ export class BoundedCache<K, V> {
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
     this.weight = 0;
   }
