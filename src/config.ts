@@ -56,6 +56,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
   SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  JOBS_POLL_MS: intFrom('JOBS_POLL_MS', 5_000, 10, 3_600_000),
+  JOBS_LEASE_MS: intFrom('JOBS_LEASE_MS', 60_000, 100, 86_400_000),
+  JOBS_TICK_MS: intFrom('JOBS_TICK_MS', 3_600_000, 100, 604_800_000),
+  JOBS_TEST_HOLD_MS: intFrom('JOBS_TEST_HOLD_MS', 0, 0, 3_600_000),
+  AUTH_FAILURES_RETENTION_HOURS: intFrom('AUTH_FAILURES_RETENTION_HOURS', 24, 1, 87_600),
+  EVENT_LOG_WRITES: flag('EVENT_LOG_WRITES'),
 });
 
 export type Config = Readonly<{
@@ -79,6 +85,12 @@ export type Config = Readonly<{
   logLevel: string;
   dbPoolMax: number;
   shutdownGraceMs: number;
+  /** Background jobs (src/platform/jobs): poll interval, lease length, schedule tick, test-only hold. */
+  jobs: Readonly<{ pollMs: number; leaseMs: number; tickMs: number; holdMs: number }>;
+  /** Unlocked failed-login counters untouched this long are pruned by the scheduled JobPruneAuthFailures. */
+  authFailuresRetentionHours: number;
+  /** Benchmark only: false turns off writing the field editor's event log, to measure what it costs. */
+  eventLogWrites: boolean;
 }>;
 
 export class ConfigError extends StartupError {}
@@ -122,5 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dbPoolMax: e.DB_POOL_MAX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    jobs: Object.freeze({ pollMs: e.JOBS_POLL_MS, leaseMs: e.JOBS_LEASE_MS, tickMs: e.JOBS_TICK_MS, holdMs: e.JOBS_TEST_HOLD_MS }),
+    authFailuresRetentionHours: e.AUTH_FAILURES_RETENTION_HOURS,
+    eventLogWrites: e.EVENT_LOG_WRITES ?? true,
   });
 }

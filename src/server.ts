@@ -53,10 +53,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throw describeListenError(err, config);
   }
   const port = (server.address() as AddressInfo).port;
+  // Background jobs run beside the requests, never inside one (src/platform/jobs).
+  services.jobs.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // First: no new claims, this node's runs interrupted and recorded, before the database goes away.
+      await services.jobs.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
