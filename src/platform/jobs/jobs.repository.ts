@@ -117,7 +117,7 @@ export async function expireLeases(trx: Knex.Transaction): Promise<JobRow[]> {
       status: 'FAILED',
       finished_time: trx.fn.now(),
       lease_expires_at: null,
-      message: trx.raw("'lease expired: node ' || coalesce(node, '?') || ' stopped renewing its claim (it died or hung)'"),
+      message: trx.raw("'lease expired: node ' || coalesce(node, 'unknown') || ' stopped renewing its claim (it died or hung)'"),
     })
     .returning('*')) as JobRow[];
   for (const r of rows) await closeRuns(trx, [r], 'FAILED', r.message);
