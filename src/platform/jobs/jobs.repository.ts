@@ -164,3 +164,37 @@ export interface JobRunRow {
 export function recentRuns(q: Knex, name: string, limit: number): Promise<JobRunRow[]> {
   return q('job_runs').where({ job_name: name }).orderBy('ticket', 'desc').limit(limit).select('*') as Promise<JobRunRow[]>;
 }
+
+/** Sort keys of the job list, whitelisted: API name → column. */
+export const JOB_SORT_COLUMNS = {
+  name: 'name',
+  status: 'status',
+  scheduledTime: 'scheduled_time',
+  finishedTime: 'finished_time',
+} as const;
+
+export type JobSortKey = keyof typeof JOB_SORT_COLUMNS;
+
+/** One page of jobs (filter: case-insensitive substring of the name) and the total of the filter. */
+export async function pageOfJobs(
+  q: Knex,
+  opts: { filter: string; sort: JobSortKey; descending: boolean; startAt: number; maxResults: number },
+): Promise<{ total: number; rows: JobRow[] }> {
+  const base = () => {
+    const b = q('jobs');
+    if (opts.filter !== '') b.whereRaw("lower(name) like ? escape '\\'", [`%${opts.filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+    return b;
+  };
+  const dir = opts.descending ? 'desc' : 'asc';
+  const [count, rows] = await Promise.all([
+    base().first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>,
+    opts.maxResults === 0
+      ? Promise.resolve([] as JobRow[])
+      : (base()
+          .select('*')
+          .orderByRaw(`${JOB_SORT_COLUMNS[opts.sort]} ${dir} nulls last, name ${dir}`)
+          .offset(opts.startAt)
+          .limit(opts.maxResults) as Promise<JobRow[]>),
+  ]);
+  return { total: Number(count?.n ?? 0), rows };
+}
