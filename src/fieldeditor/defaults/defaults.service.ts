@@ -8,6 +8,7 @@ import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defa
 import type { SettingsService } from '../settings/settings.service.ts';
 import { unsupportedFieldType } from '../options/options.errors.ts';
 import type { Actor } from '../access/actor.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
 
 export interface DefaultWrite {
   optionId?: number | null;
@@ -32,6 +33,7 @@ export class DefaultsService {
     private readonly knex: Knex,
     private readonly events: EventBus,
     private readonly settings: SettingsService,
+    private readonly eventLog: EventLog,
   ) {}
 
   async get(field: FieldRef, context: ContextRef): Promise<DefaultValueRead> {
@@ -55,7 +57,9 @@ export class DefaultsService {
       if (wanted.length > 0) {
         await trx('field_default_options').insert(wanted.map((w, position) => ({ context_id: context.id, option_id: w.id, position })));
       }
-      return { before: previous, after: await readDefaultOptions(trx, context.id) };
+      const current = await readDefaultOptions(trx, context.id);
+      await this.record(trx, actor, field, context, 'default.set', previous, current);
+      return { before: previous, after: current };
     });
     this.emit(actor, field, context, 'default.set', before, after);
     return toDefaultRead(field, after);
@@ -69,6 +73,7 @@ export class DefaultsService {
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);
       await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
+      await this.record(trx, actor, field, context, 'default.deleted', previous, []);
       return previous;
     });
     this.emit(actor, field, context, 'default.deleted', before, []);
@@ -94,6 +99,20 @@ export class DefaultsService {
       wanted.push({ id: body.childOptionId, name: 'childOptionId', parentId: body.optionId });
     }
     return wanted;
+  }
+
+  /** The change's event-log entry, in its transaction. */
+  private record(trx: Knex.Transaction, actor: Actor, field: FieldRef, context: ContextRef, kind: string, before: OptionRow[], after: OptionRow[]) {
+    const options = (rows: OptionRow[]) => rows.map((o) => ({ id: o.id, optionvalue: o.value, parentId: o.parent_id }));
+    return this.eventLog.record(trx, {
+      actor: actor.name,
+      kind,
+      fieldId: field.id,
+      contextId: context.id,
+      target: { type: 'default', contextId: context.id },
+      before: { options: options(before) },
+      after: { options: options(after) },
+    });
   }
 
   private emit(actor: Actor, field: FieldRef, context: ContextRef, action: string, before: OptionRow[], after: OptionRow[]): void {

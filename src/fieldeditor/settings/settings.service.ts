@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '../access/actor.ts';
 import { deleteAdminsOnly } from '../options/options.errors.ts';
 import { readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
 
 /**
  * Key of the transaction-scoped advisory lock that orders settings changes against deletes ("fesg").
@@ -14,7 +15,10 @@ const SETTINGS_LOCK = 0x66657367;
 
 /** Host-wide field-editor settings (`/admin/settings`) and the delete rule they hold. */
 export class SettingsService {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly eventLog: EventLog,
+  ) {}
 
   read(): Promise<FieldeditorSettings> {
     return readSettings(this.knex);
@@ -24,8 +28,11 @@ export class SettingsService {
   update(actor: Actor, patch: Partial<FieldeditorSettings>): Promise<FieldeditorSettings> {
     return this.knex.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [SETTINGS_LOCK]);
+      const before = await readSettings(trx);
       await writeSettings(trx, patch, actor.name);
-      return readSettings(trx);
+      const after = await readSettings(trx);
+      await this.eventLog.record(trx, { actor: actor.name, kind: 'settings.changed', target: { type: 'setting', key: 'settings' }, before, after });
+      return after;
     });
   }
 
