@@ -37,9 +37,12 @@ type Change = { action: string; before: unknown; after: unknown };
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
 const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, sequence), parentId: o.parent_id });
-/** The kind of an update's entry: what actually changed (both, or nothing: `option.updated`). */
-const updateKind = (before: OptionRow, after: OptionRow): string => {
-  const renamed = before.value !== after.value;
+/** The event-log kind of a change; an update is named by what actually changed (both, or nothing: `option.updated`). */
+const logKind = (change: Change): string => {
+  if (change.action !== 'option.updated') return change.action;
+  const before = change.before as OptionJson;
+  const after = change.after as OptionJson;
+  const renamed = before.optionvalue !== after.optionvalue;
   const toggled = before.disabled !== after.disabled;
   if (renamed && !toggled) return 'option.renamed';
   if (toggled && !renamed) return after.disabled ? 'option.disabled' : 'option.enabled';
@@ -100,7 +103,7 @@ export class OptionsService {
       const sequence = await repo.rankOf(trx, row);
       return {
         result: toOptionJson(row, sequence),
-        change: { action: updateKind(before, row), before: withParent(before, sequence), after: withParent(row, sequence) },
+        change: { action: 'option.updated', before: withParent(before, sequence), after: withParent(row, sequence) },
       };
     });
   }
@@ -209,7 +212,7 @@ export class OptionsService {
         // The change's event-log entry, in its transaction: both commit or neither does.
         await this.eventLog.record(trx, {
           actor: actor.name,
-          kind: done.change.action,
+          kind: logKind(done.change),
           fieldId: scope.field.id,
           contextId: scope.context.id,
           target:

@@ -32,8 +32,9 @@ describe('field editor maintenance endpoints', () => {
   };
 
   it('answers 401 without or with a wrong credential, 403 to non-administrators, on every endpoint and base path', async () => {
-    for (const base of BASES) {
-      for (const e of ENDPOINTS) {
+    const cases = BASES.flatMap((base) => ENDPOINTS.map((e) => ({ base, e })));
+    await Promise.all(
+      cases.map(async ({ base, e }) => {
         const anon = await call(e, base);
         expect(anon.status, `${e.method} ${base}${e.path}`).toBe(401);
         expect(anon.body).toMatchObject({ statusCode: 401, subCode: 401000 });
@@ -41,11 +42,11 @@ describe('field editor maintenance endpoints', () => {
         const denied = await call(e, base, user.auth);
         expect(denied.status, `${e.method} ${base}${e.path}`).toBe(403);
         expect(denied.body).toMatchObject({ statusCode: 403, subCode: 403000 });
-      }
-    }
+      }),
+    );
     // Nothing was scheduled by the refused requests.
     expect(await findJob(t.services.db.knex, 'JobIndexCustomFieldSearchTable')).toBeUndefined();
-  });
+  }, 120_000);
 
   it('answers 412 under the 1.2 base paths (the maintenance endpoints came later), 200 under 1', async () => {
     for (const base of BASES.filter((b) => b.endsWith('1.2'))) {
