@@ -33,7 +33,8 @@ async function call(server: RunningChild, method: string, p: string, body?: unkn
     headers: { Authorization: AUTH, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = await res.json();
+  const text = await res.text();
+  const json: unknown = text === '' ? null : JSON.parse(text);
   const ms = performance.now() - started;
   if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
   return { ms, json };
