@@ -218,7 +218,7 @@ export class OptionsService {
           target:
             done.change.action === 'option.sorted'
               ? { type: 'optionList', parentId: scope.parentId }
-              : { type: scope.parentId === null ? 'option' : 'childOption', id: exceptId ?? optionIdOf(done.change.after), parentId: scope.parentId },
+              : { type: scope.parentId === null ? 'option' : 'childOption', id: optionIdOf(done.change.after) ?? optionIdOf(done.change.before), parentId: scope.parentId },
           before: done.change.before,
           after: done.change.after,
         });
