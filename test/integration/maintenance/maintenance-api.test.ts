@@ -207,14 +207,15 @@ describe('field editor maintenance endpoints', () => {
     await knex('event_log').whereRaw("target->>'id' = '3'").update({ created_at: new Date(Date.now() - 8 * 86_400_000) });
     // Off: only the requested run below truncates (a run requested by M2 uses the schedule's age too).
     await t.http.put(`${FE}/maintenance/event_log_entries/truncate_schedule`).set('Authorization', t.adminAuth).send({ enabled: false, olderThanDays: 7 });
-    t.services.jobs.start();
-    await t.http.post(`${FE}/maintenance/operations`).set('Authorization', t.adminAuth).send({ name: 'JobTruncateEventLog' });
+    // Before the runner starts: its first tick schedules the pruning as well, and either run must find them.
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
     await knex('auth_failures').insert([
       { name_key: 'stale-unlocked', failures: 1, last_failure_at: hoursAgo(30) },
       { name_key: 'fresh-unlocked', failures: 1, last_failure_at: hoursAgo(1) },
       { name_key: 'stale-locked', failures: 3, locked_at: hoursAgo(30), last_failure_at: hoursAgo(30) },
     ]);
+    t.services.jobs.start();
+    await t.http.post(`${FE}/maintenance/operations`).set('Authorization', t.adminAuth).send({ name: 'JobTruncateEventLog' });
     await t.http.post(`${FE}/maintenance/operations`).set('Authorization', t.adminAuth).send({ name: 'JobPruneAuthFailures' });
     for (let i = 0; i < 300; i++) {
       const [a, b] = await Promise.all([findJob(knex, 'JobTruncateEventLog'), findJob(knex, 'JobPruneAuthFailures')]);
@@ -226,6 +227,6 @@ describe('field editor maintenance endpoints', () => {
     expect(await knex('event_log').where({ kind: 'event_log.truncated' }).first()).toMatchObject({ actor: 'system', after: { deleted: 1, olderThanDays: 7 } });
     const names = (await knex('auth_failures').whereLike('name_key', '%-%locked').select('name_key')).map((r) => r.name_key).sort();
     expect(names).toEqual(['fresh-unlocked', 'stale-locked']);
-    expect((await findJob(knex, 'JobPruneAuthFailures'))!.message).toBe('pruned 1 failed-login counters');
+    expect((await findJob(knex, 'JobPruneAuthFailures'))!.message).toMatch(/^pruned \d+ failed-login counters$/);
   });
 });
