@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createField, createProject, FE, uniq } from '../../helpers/tracker-fixtures.ts';
-import { paths } from '../../helpers/options-fixtures.ts';
+import { createTestApp, uniq, type TestApp, type TestUser } from '../../helpers/test-app.ts';
+import { createField, createProject, FE, paths } from '../../helpers/tracker-fixtures.ts';
 
 interface Entry {
   id: number;
@@ -80,7 +79,7 @@ describe('event log entries of field-editor changes', () => {
   });
 
   it('options: create, rename, disable, enable, move, sort, delete with children; a duplicate writes nothing', async () => {
-    const field = await createField(t, { type: 'cascading' });
+    const field = await createField(t, { type: 'cascadingselect' });
     await admin(t.http.put(`${FE}/admin/customfields/${field.id}`)).send({ userlist: [owner.name], grouplist: [] }).expect(200);
     await newEntries();
     const p = paths(field.id, 'default');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { createField, uniq } from '../../helpers/tracker-fixtures.ts';
+import { createTestApp, uniq, type TestApp } from '../../helpers/test-app.ts';
+import { createField } from '../../helpers/tracker-fixtures.ts';
 import type { JobOutcome, JobRow } from '../../../src/platform/jobs/job-types.ts';
 import { findJob } from '../../../src/platform/jobs/jobs.repository.ts';
 
