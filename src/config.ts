@@ -64,6 +64,12 @@ const envSchema = z.object({
     .refine((v) => v === undefined || (v.length >= 16 && v.length <= 1024 && /^[\x21-\x7e]+$/.test(v)), 'METRICS_TOKEN must be 16 to 1024 printable ASCII characters without spaces'),
   METRICS_PORT: intFrom('METRICS_PORT', 0, 0, 65535),
   METRICS_HOST: z.string().trim().optional(),
+  JOBS_POLL_MS: intFrom('JOBS_POLL_MS', 5_000, 10, 3_600_000),
+  JOBS_LEASE_MS: intFrom('JOBS_LEASE_MS', 60_000, 100, 86_400_000),
+  JOBS_TICK_MS: intFrom('JOBS_TICK_MS', 3_600_000, 100, 604_800_000),
+  JOBS_TEST_HOLD_MS: intFrom('JOBS_TEST_HOLD_MS', 0, 0, 3_600_000),
+  AUTH_FAILURES_RETENTION_HOURS: intFrom('AUTH_FAILURES_RETENTION_HOURS', 24, 1, 87_600),
+  EVENT_LOG_WRITES: flag('EVENT_LOG_WRITES'),
 });
 
 export type Config = Readonly<{
@@ -97,6 +103,12 @@ export type Config = Readonly<{
         host: string;
       }>
     | undefined;
+  /** Background jobs (src/platform/jobs): poll interval, lease length, schedule tick, test-only hold. */
+  jobs: Readonly<{ pollMs: number; leaseMs: number; tickMs: number; holdMs: number }>;
+  /** Unlocked failed-login counters untouched this long are pruned by the scheduled JobPruneAuthFailures. */
+  authFailuresRetentionHours: number;
+  /** Benchmark only: false turns off writing the field editor's event log, to measure what it costs. */
+  eventLogWrites: boolean;
 }>;
 
 export class ConfigError extends StartupError {}
@@ -147,5 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.METRICS_TOKEN !== undefined || e.METRICS_PORT !== 0
         ? Object.freeze({ token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST })
         : undefined,
+    jobs: Object.freeze({ pollMs: e.JOBS_POLL_MS, leaseMs: e.JOBS_LEASE_MS, tickMs: e.JOBS_TICK_MS, holdMs: e.JOBS_TEST_HOLD_MS }),
+    authFailuresRetentionHours: e.AUTH_FAILURES_RETENTION_HOURS,
+    eventLogWrites: e.EVENT_LOG_WRITES ?? true,
   });
 }

@@ -67,10 +67,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       throw err;
     }
   }
+  // Background jobs run beside the requests, never inside one (src/platform/jobs).
+  services.jobs.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // First: no new claims, this node's runs interrupted and recorded, before the database goes away.
+      await services.jobs.stop();
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

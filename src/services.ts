@@ -21,6 +21,7 @@ import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 import { codeboxIndexer } from './codeblocks/codebox-indexer.ts';
 import { createFieldeditor, fieldeditorImports, type Fieldeditor } from './fieldeditor/fieldeditor.module.ts';
 import { Metrics } from './platform/metrics/metrics.ts';
+import { JobRunner } from './platform/jobs/job-runner.ts';
 
 /**
  * The composition root: every service of the process (or of one test), built once from the config and an
@@ -41,6 +42,8 @@ export interface AppServices {
   tracker: TrackerService;
   codeblocks: CodeblocksService;
   fieldeditor: Fieldeditor;
+  /** This node's background job runner: started by server.ts after listen, stopped before the database closes. */
+  jobs: JobRunner;
   /** The parts of the `import FILE` document, in the order they run. */
   importParts: readonly ImportPart[];
   /** Prometheus metrics; undefined while they are off (no METRICS_TOKEN and no METRICS_PORT). */
@@ -61,6 +64,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const directory = new DirectoryService(db.knex, hasher, events, db.changes);
   const indexers = new ContentIndexers();
   indexers.register(codeboxIndexer);
+  const jobs = new JobRunner(db.knex, log, config.jobs);
   return {
     config,
     db,
@@ -74,7 +78,19 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     wiki: createWikiServices(db.knex, db.changes, indexers),
     tracker: new TrackerService(db.knex, db.changes),
     codeblocks: createCodeblocksService(config, db, log),
-    fieldeditor: createFieldeditor({ db, events, baseUrl: config.baseUrl, directoryHooks: directory.hooks }),
+    fieldeditor: createFieldeditor({
+      db,
+      events,
+      baseUrl: config.baseUrl,
+      directoryHooks: directory.hooks,
+      maintenance: {
+        jobs,
+        eventLogWrites: config.eventLogWrites,
+        authFailuresRetentionHours: config.authFailuresRetentionHours,
+        lockoutMinutes: config.lockoutMinutes,
+      },
+    }),
+    jobs,
     importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
     metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator }) : undefined,
   };

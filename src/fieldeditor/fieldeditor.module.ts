@@ -25,6 +25,11 @@ import { defaultsImport, optionsImport } from './options/options.importer.ts';
 import { DefaultsService } from './defaults/defaults.service.ts';
 import { createDefaultsRouter } from './defaults/defaults.routes.ts';
 import { createHealthRouter } from './health/health.routes.ts';
+import type { JobRunner } from '../platform/jobs/job-runner.ts';
+import { EventLog } from './maintenance/event-log.ts';
+import { registerMaintenanceJobs } from './maintenance/maintenance.jobs.ts';
+import { MaintenanceService } from './maintenance/maintenance.service.ts';
+import { createMaintenanceRouter } from './maintenance/maintenance.routes.ts';
 
 /** Base paths the field editor answers under: its own name and the original product's, each in two versions. */
 export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
@@ -43,22 +48,45 @@ export interface Fieldeditor {
   grants: GrantsService;
   options: OptionsService;
   defaults: DefaultsService;
+  /** Every change above writes its entry here, in its own transaction. */
+  eventLog: EventLog;
+  maintenance: MaintenanceService;
+}
+
+/** What the maintenance part needs from the process: the node's job runner and a few settings. */
+export interface MaintenanceDeps {
+  jobs: JobRunner;
+  /** Benchmark only: false stops writing the event log (EVENT_LOG_WRITES=0). */
+  eventLogWrites: boolean;
+  authFailuresRetentionHours: number;
+  lockoutMinutes: number;
 }
 
 /** Builds the services and registers the field editor's hook in the directory (grants go with their user or group). */
-export function createFieldeditor(deps: { db: Db; events: EventBus; baseUrl: string; directoryHooks: DirectoryHooks }): Fieldeditor {
+export function createFieldeditor(deps: {
+  db: Db;
+  events: EventBus;
+  baseUrl: string;
+  directoryHooks: DirectoryHooks;
+  maintenance: MaintenanceDeps;
+}): Fieldeditor {
   const { db, events, baseUrl } = deps;
+  const m = deps.maintenance;
+  const eventLog = new EventLog(m.eventLogWrites);
+  registerMaintenanceJobs(m.jobs, { eventLog, authFailuresRetentionHours: m.authFailuresRetentionHours, lockoutMinutes: m.lockoutMinutes });
   const access = new FieldAccess(db.knex, db.kind, db.changes);
-  const settings = new SettingsService(db.knex, db.changes);
-  registerGrantCleanup(deps.directoryHooks);
+  const settings = new SettingsService(db.knex, db.changes, eventLog);
+  registerGrantCleanup(deps.directoryHooks, eventLog);
   return {
     access,
     settings,
     fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes), settings, new UserFieldReads(db.changes)),
-    contexts: new FieldContextsService(db.knex, db.changes, access),
-    grants: new GrantsService(db.knex, baseUrl, db.changes, access),
-    options: new OptionsService(db.knex, events, settings, db.changes, new OptionListCache(db.changes)),
-    defaults: new DefaultsService(db.knex, events, settings, db.changes),
+    contexts: new FieldContextsService(db.knex, db.changes, access, eventLog),
+    grants: new GrantsService(db.knex, baseUrl, db.changes, access, eventLog),
+    options: new OptionsService(db.knex, events, settings, db.changes, eventLog, new OptionListCache(db.changes)),
+    defaults: new DefaultsService(db.knex, events, settings, db.changes, eventLog),
+    eventLog,
+    maintenance: new MaintenanceService(db.knex, m.jobs, eventLog),
   };
 }
 
@@ -87,5 +115,6 @@ export function createFieldeditorRouters(fe: Fieldeditor, version: ApiVersion): 
     createDefaultsRouter({ access: fe.access, defaults: fe.defaults }),
     createOptionsRouter({ access: fe.access, options: fe.options }),
     createSettingsRouter({ settings: fe.settings, version }),
+    createMaintenanceRouter({ maintenance: fe.maintenance }, version),
   ];
 }

@@ -75,7 +75,13 @@ async function checkScope(trx: Knex, field: FieldRef, contextId: number | null, 
 }
 
 /** A6: creates a context; empty or missing lists mean all projects / all issue types. */
-export async function createContext(knex: Knex, changes: ChangeFeed, field: FieldRef, input: CreateContextInput): Promise<ContextDetails> {
+/**
+ * Work a caller must commit with a context change (the field editor's event log), run inside its
+ * transaction with the context as it was and as it is.
+ */
+export type ContextChangeHook = (trx: Knex.Transaction, change: { before: ContextDetails | null; after: ContextDetails | null }) => Promise<void>;
+
+export async function createContext(knex: Knex, changes: ChangeFeed, field: FieldRef, input: CreateContextInput, also?: ContextChangeHook): Promise<ContextDetails> {
   return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
     const projectIds = input.projectIds ?? [];
@@ -85,14 +91,23 @@ export async function createContext(knex: Knex, changes: ChangeFeed, field: Fiel
     await fieldsRepository.setProjects(trx, field.id, row.id, [...new Set(projectIds)]);
     await fieldsRepository.setIssueTypes(trx, row.id, [...new Set(issueTypeIds)]);
     const [details] = await describeContexts(trx, [toContextRef(row)], { projects: true, issueTypes: true });
+    await also?.(trx, { before: null, after: details as ContextDetails });
     return details as ContextDetails;
   });
 }
 
 /** A7: updates name/description and, when sent, replaces the project or issue-type list. */
-export async function updateContext(knex: Knex, changes: ChangeFeed, field: FieldRef, context: ContextRef, input: UpdateContextInput): Promise<ContextDetails> {
+export async function updateContext(
+  knex: Knex,
+  changes: ChangeFeed,
+  field: FieldRef,
+  context: ContextRef,
+  input: UpdateContextInput,
+  also?: ContextChangeHook,
+): Promise<ContextDetails> {
   return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
+    const [before] = also ? await describeContexts(trx, [context], { projects: true, issueTypes: true }) : [];
     await checkScope(trx, field, context.id, input.projectIds, input.issueTypeIds);
     await fieldsRepository.updateContext(trx, context.id, { name: input.name, description: input.description });
     if (input.projectIds !== undefined) await fieldsRepository.setProjects(trx, field.id, context.id, [...new Set(input.projectIds)]);
@@ -100,17 +115,19 @@ export async function updateContext(knex: Knex, changes: ChangeFeed, field: Fiel
     const [row] = await fieldsRepository.contextsByIds(trx, [context.id]);
     if (!row) throw new AppError(404, 'CONTEXT_NOT_FOUND', 'The context does not exist.');
     const [details] = await describeContexts(trx, [toContextRef(row)], { projects: true, issueTypes: true });
+    await also?.(trx, { before: before ?? null, after: details as ContextDetails });
     return details as ContextDetails;
   });
 }
 
 /** A8: deletes a context (its grants, options and defaults go with it by cascade); never the default one. */
-export async function deleteContext(knex: Knex, changes: ChangeFeed, field: FieldRef, context: ContextRef): Promise<ContextDetails> {
+export async function deleteContext(knex: Knex, changes: ChangeFeed, field: FieldRef, context: ContextRef, also?: ContextChangeHook): Promise<ContextDetails> {
   if (context.isDefault) throw invalid('contextId', 'The default context of a field cannot be deleted.', context.id);
   return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
     const [details] = await describeContexts(trx, [context], { projects: true, issueTypes: true });
     if (!(await fieldsRepository.deleteContext(trx, context.id))) throw new AppError(404, 'CONTEXT_NOT_FOUND', 'The context does not exist.');
+    await also?.(trx, { before: details as ContextDetails, after: null });
     return details as ContextDetails;
   });
 }

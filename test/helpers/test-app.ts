@@ -70,6 +70,7 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
     createUser: (name, opts) => createUser(services, name, opts),
     tokenFor: (name) => tokenFor(services, name),
     async close() {
+      await services.jobs.stop();
       await services.events.settled();
       await db.close();
     },

@@ -12,6 +12,7 @@ import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defa
 import type { SettingsService } from '../settings/settings.service.ts';
 import { unsupportedFieldType } from '../options/options.errors.ts';
 import type { Actor } from '../access/actor.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
 
 export interface DefaultWrite {
   optionId?: number | null;
@@ -43,6 +44,7 @@ export class DefaultsService {
     private readonly events: EventBus,
     private readonly settings: SettingsService,
     private readonly changes: ChangeFeed,
+    private readonly eventLog: EventLog,
   ) {
     this.cache = new BoundedCache({ name: 'fieldeditor_defaults', ttlMs: 5 * 60_000, maxEntries: 20_000, feed: { changes, topics: [FIELD_OPTIONS_TOPIC, TRACKER_TOPIC] } });
   }
@@ -68,7 +70,9 @@ export class DefaultsService {
       if (wanted.length > 0) {
         await trx('field_default_options').insert(wanted.map((w, position) => ({ context_id: context.id, option_id: w.id, position })));
       }
-      return { before: previous, after: await readDefaultOptions(trx, context.id) };
+      const current = await readDefaultOptions(trx, context.id);
+      await this.record(trx, actor, field, context, 'default.set', previous, current);
+      return { before: previous, after: current };
     });
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, field, context, 'default.set', before, after);
@@ -83,6 +87,7 @@ export class DefaultsService {
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);
       await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
+      await this.record(trx, actor, field, context, 'default.deleted', previous, []);
       return previous;
     });
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
@@ -109,6 +114,20 @@ export class DefaultsService {
       wanted.push({ id: body.childOptionId, name: 'childOptionId', parentId: body.optionId });
     }
     return wanted;
+  }
+
+  /** The change's event-log entry, in its transaction. */
+  private record(trx: Knex.Transaction, actor: Actor, field: FieldRef, context: ContextRef, kind: string, before: OptionRow[], after: OptionRow[]) {
+    const options = (rows: OptionRow[]) => rows.map((o) => ({ id: o.id, optionvalue: o.value, parentId: o.parent_id }));
+    return this.eventLog.record(trx, {
+      actor: actor.name,
+      kind,
+      fieldId: field.id,
+      contextId: context.id,
+      target: { type: 'default', contextId: context.id },
+      before: { options: options(before) },
+      after: { options: options(after) },
+    });
   }
 
   private emit(actor: Actor, field: FieldRef, context: ContextRef, action: string, before: OptionRow[], after: OptionRow[]): void {

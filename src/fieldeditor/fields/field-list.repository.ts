@@ -12,7 +12,10 @@ import type { PageRequest } from './fields.schemas.ts';
  */
 function base(q: Knex, filter: string, forUser?: AuthUser) {
   const b = q('custom_fields as f');
-  if (filter !== '') b.whereRaw("f.name_key like ? escape '\\'", [`%${escapeLike(filter.toLowerCase())}%`]);
+  // The search table (trigger-maintained, rebuilt by JobIndexCustomFieldSearchTable; pg_trgm on PostgreSQL).
+  if (filter !== '') {
+    b.whereIn('f.id', q('field_search').select('field_id').whereRaw("name_key like ? escape '\\'", [`%${escapeLike(filter.toLowerCase())}%`]));
+  }
   if (forUser) b.whereIn('f.id', fieldIdsReaching(q, forUser));
   return b;
 }

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { parseWith } from '../../platform/http/validate.ts';
+import { currentUser } from '../../platform/auth/guards.ts';
 import { pathParam } from '../../platform/http/path-param.ts';
 import { createContextBody, updateContextBody } from '../../tracker/tracker.schemas.ts';
 import { onlyFrom, type ApiVersion } from '../fieldeditor.errors.ts';
@@ -24,13 +25,13 @@ export function createFieldsAdminRouter(deps: { fields: FieldsService; contexts:
     res.json(await contexts.list(fieldId(req), parseWith(expandQuery, req.query, 'expand').expand));
   });
   r.post(`${FIELD}/contexts`, since1, async (req, res) => {
-    res.json(await contexts.create(fieldId(req), parseWith(createContextBody, req.body ?? null, 'body')));
+    res.json(await contexts.create(currentUser(req).name, fieldId(req), parseWith(createContextBody, req.body ?? null, 'body')));
   });
   r.put(`${FIELD}/contexts/:contextId`, since1, async (req, res) => {
-    res.json(await contexts.update(fieldId(req), contextId(req), parseWith(updateContextBody, req.body ?? null, 'body')));
+    res.json(await contexts.update(currentUser(req).name, fieldId(req), contextId(req), parseWith(updateContextBody, req.body ?? null, 'body')));
   });
   r.delete(`${FIELD}/contexts/:contextId`, since1, async (req, res) => {
-    res.json(await contexts.remove(fieldId(req), contextId(req)));
+    res.json(await contexts.remove(currentUser(req).name, fieldId(req), contextId(req)));
   });
   return r;
 }

@@ -1,13 +1,26 @@
-import type { DirectoryHooks } from '../../directory/directory-hooks.ts';
+import type { Knex } from 'knex';
+import type { DeletedPrincipal, DirectoryHooks } from '../../directory/directory-hooks.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
-import { grantsRepository } from './grants.repository.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
+import { grantsRepository, type PrincipalType } from './grants.repository.ts';
 
 /**
  * When a user or a group is deleted, its grants go in the same transaction, so a later user or group of the
- * same name never inherits them (grants are kept by name, as the original kept them).
+ * same name never inherits them (grants are kept by name, as the original kept them). The host event and
+ * the grants it removed are one event-log entry, in that transaction too.
  */
-export function registerGrantCleanup(hooks: DirectoryHooks): void {
+export function registerGrantCleanup(hooks: DirectoryHooks, eventLog: EventLog): void {
   const announces = [TRACKER_TOPIC];
-  hooks.onUserDeleted(async (trx, user) => void (await grantsRepository.removePrincipal(trx, 'user', user.name)), { announces });
-  hooks.onGroupDeleted(async (trx, group) => void (await grantsRepository.removePrincipal(trx, 'group', group.name)), { announces });
+  const cleanup = (type: PrincipalType) => async (trx: Knex.Transaction, deleted: DeletedPrincipal) => {
+    const removed = await grantsRepository.removePrincipalGrants(trx, type, deleted.name);
+    await eventLog.record(trx, {
+      actor: 'system',
+      kind: `${type}.deleted`,
+      target: { type, name: deleted.name },
+      before: { grants: removed.map((g) => ({ fieldId: g.field_id, contextId: g.context_id })) },
+      after: { grantsRemoved: removed.length },
+    });
+  };
+  hooks.onUserDeleted(cleanup('user'), { announces });
+  hooks.onGroupDeleted(cleanup('group'), { announces });
 }

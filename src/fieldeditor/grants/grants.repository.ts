@@ -64,7 +64,11 @@ export const grantsRepository = {
 
   /** A deleted user's or group's grants (a user's groups keep theirs). Returns how many were removed. */
   async removePrincipal(q: Knex, type: PrincipalType, name: string): Promise<number> {
-    const rows = await q('field_grants').where({ principal_type: type, principal_key: name.toLowerCase() }).del().returning('id');
-    return rows.length;
+    return (await this.removePrincipalGrants(q, type, name)).length;
+  },
+
+  /** The same, answering the grants removed (the event log records them). */
+  removePrincipalGrants(q: Knex, type: PrincipalType, name: string): Promise<{ field_id: number; context_id: number | null }[]> {
+    return q('field_grants').where({ principal_type: type, principal_key: name.toLowerCase() }).del().returning(['field_id', 'context_id']);
   },
 };

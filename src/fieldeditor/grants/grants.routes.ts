@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { parseWith } from '../../platform/http/validate.ts';
+import { currentUser } from '../../platform/auth/guards.ts';
 import { onlyFrom, type ApiVersion } from '../fieldeditor.errors.ts';
 import { expandQuery } from '../fieldeditor.schemas.ts';
 import { pathParam } from '../../platform/http/path-param.ts';
@@ -21,17 +22,17 @@ export function createGrantsRouter({ grants, version }: { grants: GrantsService;
     res.json(await grants.globalPermission(fieldId(req), expand(req)));
   });
   r.put(FIELD, async (req, res) => {
-    await grants.replaceGlobal(fieldId(req), parseWith(permissionBody, req.body, 'body'));
+    await grants.replaceGlobal(currentUser(req).name, fieldId(req), parseWith(permissionBody, req.body, 'body'));
     res.status(200).end();
   });
   r.patch(FIELD, onlyFrom(version, '1'), async (req, res) => {
-    res.json(await grants.patch(fieldId(req), parseWith(patchBody, req.body, 'body')));
+    res.json(await grants.patch(currentUser(req).name, fieldId(req), parseWith(patchBody, req.body, 'body')));
   });
   r.get(`${FIELD}/contexts/permissions`, async (req, res) => {
     res.json(await grants.contextPermissions(fieldId(req), expand(req)));
   });
   r.put(`${FIELD}/contexts/permissions`, async (req, res) => {
-    res.json(await grants.replaceContextPermissions(fieldId(req), parseWith(contextPermissionsBody, req.body ?? null, 'body')));
+    res.json(await grants.replaceContextPermissions(currentUser(req).name, fieldId(req), parseWith(contextPermissionsBody, req.body ?? null, 'body')));
   });
   return r;
 }

@@ -11,6 +11,7 @@ import { fieldRecord, fullnames, permissionRecord, type KnownUser } from '../fie
 import { validationError } from '../fieldeditor.errors.ts';
 import { grantsRepository, type GrantRow, type Principal } from './grants.repository.ts';
 import type { ContextPermissionsInput, PatchInput } from './grants.schemas.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
 
 /** Case-insensitive de-duplication that keeps the first spelling. */
 const dedupe = (names: readonly string[]) => [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
@@ -25,6 +26,7 @@ export class GrantsService {
     private readonly baseUrl: string,
     private readonly changes: ChangeFeed,
     private readonly access: FieldAccess,
+    private readonly eventLog: EventLog,
   ) {}
 
   /** 400 naming each user or group that does not exist (A3 since 2.0.0; A4 GRANT and A10 alike). */
@@ -57,33 +59,50 @@ export class GrantsService {
   }
 
   /** A3: replaces the global lists completely. */
-  async replaceGlobal(rawFieldId: string, body: { userlist: string[]; grouplist: string[] }): Promise<void> {
+  async replaceGlobal(actor: string, rawFieldId: string, body: { userlist: string[]; grouplist: string[] }): Promise<void> {
     const users = dedupe(body.userlist);
     const groups = dedupe(body.grouplist);
     await trackerWrite(this.knex, this.changes, async (trx) => {
       const field = await this.access.field(rawFieldId, trx);
       await this.checkPrincipals(trx, users, groups);
+      const before = permissionRecord(await grantsRepository.ofField(trx, field.id, 'global'));
       await grantsRepository.clear(trx, field.id, 'global');
       await grantsRepository.add(trx, field.id, null, principals(users, groups));
+      const after = permissionRecord(await grantsRepository.ofField(trx, field.id, 'global'));
+      await this.eventLog.record(trx, { actor, kind: 'grants.replaced', fieldId: field.id, target: { type: 'grants', scope: 'global' }, before, after });
     });
   }
 
   /** A4: grants or revokes one principal; idempotent; answers the resulting (global or context) record. */
-  async patch(rawFieldId: string, body: PatchInput) {
+  async patch(actor: string, rawFieldId: string, body: PatchInput) {
     const p: Principal = body.user !== undefined ? { type: 'user', name: body.user } : { type: 'group', name: body.group ?? '' };
     return trackerWrite(this.knex, this.changes, async (trx) => {
       const field = await this.access.field(rawFieldId, trx);
       let context: ContextRef | null = null;
       if (body.type === 'CONTEXT') context = await this.contextInBody(trx, field, body.contextId ?? '');
+      const record = async () => {
+        if (context === null) return permissionRecord(await grantsRepository.ofField(trx, field.id, 'global'));
+        const rows = (await grantsRepository.ofField(trx, field.id, 'contexts')).filter((r) => r.context_id === context.id);
+        return { contextId: context.id, ...permissionRecord(rows) };
+      };
+      const before = await record();
       if (body.action === 'GRANT') {
         await this.checkPrincipals(trx, p.type === 'user' ? [p.name] : [], p.type === 'group' ? [p.name] : []);
         await grantsRepository.add(trx, field.id, context?.id ?? null, [p]);
       } else {
         await grantsRepository.remove(trx, field.id, context?.id ?? null, p);
       }
-      if (context === null) return permissionRecord(await grantsRepository.ofField(trx, field.id, 'global'));
-      const rows = (await grantsRepository.ofField(trx, field.id, 'contexts')).filter((r) => r.context_id === context.id);
-      return { contextId: context.id, ...permissionRecord(rows) };
+      const after = await record();
+      await this.eventLog.record(trx, {
+        actor,
+        kind: body.action === 'GRANT' ? 'grant.granted' : 'grant.revoked',
+        fieldId: field.id,
+        contextId: context?.id ?? null,
+        target: { type: p.type, name: p.name, scope: body.type === 'GLOBAL' ? 'global' : 'context' },
+        before,
+        after,
+      });
+      return after;
     });
   }
 
@@ -102,7 +121,7 @@ export class GrantsService {
   }
 
   /** A10: replaces every context grant of the field; contexts not in the body keep none. */
-  async replaceContextPermissions(rawFieldId: string, body: ContextPermissionsInput) {
+  async replaceContextPermissions(actor: string, rawFieldId: string, body: ContextPermissionsInput) {
     return trackerWrite(this.knex, this.changes, async (trx) => {
       const field = await this.access.field(rawFieldId, trx);
       const seen = new Map<number, { users: string[]; groups: string[] }>();
@@ -114,9 +133,12 @@ export class GrantsService {
         await this.checkPrincipals(trx, users, groups, ` (context ${ctx.id})`);
         seen.set(ctx.id, { users, groups });
       }
+      const before = await this.contextRecords(field, new Set(), trx);
       await grantsRepository.clear(trx, field.id, 'contexts');
       for (const [contextId, { users, groups }] of seen) await grantsRepository.add(trx, field.id, contextId, principals(users, groups));
-      return this.contextRecords(field, new Set(), trx);
+      const after = await this.contextRecords(field, new Set(), trx);
+      await this.eventLog.record(trx, { actor, kind: 'grants.replaced', fieldId: field.id, target: { type: 'grants', scope: 'contexts' }, before, after });
+      return after;
     });
   }
 

@@ -11,6 +11,7 @@ import * as repo from './options.repository.ts';
 import { OptionListCache } from './options.cache.ts';
 import { readDefaultOptions } from '../defaults/defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
 import { afterNotSibling, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
 
@@ -38,6 +39,21 @@ type Change = { action: string; before: unknown; after: unknown };
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
 const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, sequence), parentId: o.parent_id });
+/** The event-log kind of a change; an update is named by what actually changed (both, or nothing: `option.updated`). */
+const logKind = (change: Change): string => {
+  if (change.action !== 'option.updated') return change.action;
+  const before = change.before as OptionJson;
+  const after = change.after as OptionJson;
+  const renamed = before.optionvalue !== after.optionvalue;
+  const toggled = before.disabled !== after.disabled;
+  if (renamed && !toggled) return 'option.renamed';
+  if (toggled && !renamed) return after.disabled ? 'option.disabled' : 'option.enabled';
+  return 'option.updated';
+};
+const optionIdOf = (after: unknown): number | null => {
+  const id = (after as { id?: unknown } | null)?.id;
+  return typeof id === 'number' ? id : null;
+};
 /** The sibling-value unique index refused a row (the constraint name is checked when the driver reports it). */
 const isDuplicateValue = (err: unknown) => {
   const e = err as { code?: string; constraint?: string } | null;
@@ -56,6 +72,7 @@ export class OptionsService {
     private readonly events: EventBus,
     private readonly settings: SettingsService,
     private readonly changes: ChangeFeed,
+    private readonly eventLog: EventLog,
     private readonly cache = new OptionListCache(changes),
   ) {}
 
@@ -114,9 +131,14 @@ export class OptionsService {
           after: defaultAfter.map((o) => o.id),
         });
       }
+      const defaultChanged = defaultAfter.length !== defaultBefore.length;
       return {
         result: { id },
-        change: { action: 'option.deleted', before: { ...withParent(option, sequence), deletedIds: subtree }, after: null },
+        change: {
+          action: 'option.deleted',
+          before: { ...withParent(option, sequence), deletedIds: subtree, ...(defaultChanged ? { defaultOptionIds: defaultBefore.map((o) => o.id) } : {}) },
+          after: defaultChanged ? { defaultOptionIds: defaultAfter.map((o) => o.id) } : null,
+        },
       };
     });
     for (const c of extra) this.emit(actor, scope, c);
@@ -190,7 +212,21 @@ export class OptionsService {
         await repo.lockList(trx, list);
         if (how.guard) await how.guard(trx);
         if (scope.parentId !== null) await this.loadParent(trx, scope, true);
-        return op(trx, list);
+        const done = await op(trx, list);
+        // The change's event-log entry, in its transaction: both commit or neither does.
+        await this.eventLog.record(trx, {
+          actor: actor.name,
+          kind: logKind(done.change),
+          fieldId: scope.field.id,
+          contextId: scope.context.id,
+          target:
+            done.change.action === 'option.sorted'
+              ? { type: 'optionList', parentId: scope.parentId }
+              : { type: scope.parentId === null ? 'option' : 'childOption', id: optionIdOf(done.change.after) ?? optionIdOf(done.change.before), parentId: scope.parentId },
+          before: done.change.before,
+          after: done.change.after,
+        });
+        return done;
       });
     } catch (err) {
       if (how.value !== undefined && isDuplicateValue(err)) {

@@ -5,6 +5,7 @@ import { FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
 import type { Actor } from '../access/actor.ts';
 import { deleteAdminsOnly } from '../options/options.errors.ts';
 import { readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
 
 /**
  * Key of the transaction-scoped advisory lock that orders settings changes against deletes ("fesg").
@@ -23,6 +24,7 @@ export class SettingsService {
   constructor(
     private readonly knex: Knex,
     private readonly changes: ChangeFeed,
+    private readonly eventLog: EventLog,
   ) {
     this.cache = new BoundedCache({ name: 'fieldeditor_settings', ttlMs: 5 * 60_000, maxEntries: 1, feed: { changes, topics: [FIELDEDITOR_SETTINGS_TOPIC] } });
   }
@@ -35,8 +37,11 @@ export class SettingsService {
   async update(actor: Actor, patch: Partial<FieldeditorSettings>): Promise<FieldeditorSettings> {
     const settings = await this.knex.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [SETTINGS_LOCK]);
+      const before = await readSettings(trx);
       await writeSettings(trx, patch, actor.name);
-      return readSettings(trx);
+      const after = await readSettings(trx);
+      await this.eventLog.record(trx, { actor: actor.name, kind: 'settings.changed', target: { type: 'setting', key: 'settings' }, before, after });
+      return after;
     });
     await this.changes.publish(FIELDEDITOR_SETTINGS_TOPIC);
     return settings;

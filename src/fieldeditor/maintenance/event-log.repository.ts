@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import { escapeLike } from '../../directory/users.repository.ts';
+
+/** One change or host event, as written (see docs/maintenance.md for the kinds). */
+export interface EventEntry {
+  /** User name, or `system` for jobs and host events. */
+  actor: string;
+  kind: string;
+  fieldId?: number | null;
+  contextId?: number | null;
+  /** What the change was applied to, e.g. `{type: 'option', id: 10001}`. */
+  target: Record<string, unknown>;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface EventRow {
+  id: number;
+  created_at: Date;
+  actor: string;
+  kind: string;
+  field_id: number | null;
+  context_id: number | null;
+  target: Record<string, unknown>;
+  before: unknown;
+  after: unknown;
+}
+
+export interface EventFilter {
+  from?: Date;
+  to?: Date;
+  kinds?: string[];
+  actor?: string;
+  fieldId?: number;
+}
+
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+/** Appends entries in the caller's transaction (the change's own), so they commit or roll back with it. */
+export async function appendEvents(q: Knex, entries: readonly EventEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await q('event_log').insert(
+    entries.map((e) => ({
+      actor: e.actor,
+      actor_key: e.actor.toLowerCase(),
+      kind: e.kind,
+      field_id: e.fieldId ?? null,
+      context_id: e.contextId ?? null,
+      target: JSON.stringify(e.target),
+      before: json(e.before),
+      after: json(e.after),
+    })),
+  );
+}
+
+function filtered(q: Knex, f: EventFilter) {
+  const b = q('event_log');
+  if (f.from) b.where('created_at', '>=', f.from);
+  if (f.to) b.where('created_at', '<', f.to);
+  if (f.kinds && f.kinds.length > 0) {
+    // `option.*` selects a family of kinds; anything else is an exact kind.
+    b.where((w) => {
+      for (const k of f.kinds!) {
+        if (k.endsWith('.*')) w.orWhereRaw("kind like ? escape '\\'", [`${escapeLike(k.slice(0, -1))}%`]);
+        else w.orWhere('kind', k);
+      }
+    });
+  }
+  if (f.actor !== undefined) b.where('actor_key', f.actor.toLowerCase());
+  if (f.fieldId !== undefined) b.where('field_id', f.fieldId);
+  return b;
+}
+
+/** One page, newest first (the (created_at, id) index), and the total of the filter. */
+export async function pageOfEvents(q: Knex, f: EventFilter, startAt: number, maxResults: number): Promise<{ total: number; rows: EventRow[] }> {
+  const [count, rows] = await Promise.all([
+    filtered(q, f).first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>,
+    maxResults === 0
+      ? Promise.resolve([] as EventRow[])
+      : (filtered(q, f)
+          .select('id', 'created_at', 'actor', 'kind', 'field_id', 'context_id', 'target', 'before', 'after')
+          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+          .offset(startAt)
+          .limit(maxResults) as Promise<EventRow[]>),
+  ]);
+  return { total: Number(count?.n ?? 0), rows };
+}
+
+/** Deletes entries older than `before` (all entries without it); returns how many went. */
+export async function deleteEvents(q: Knex, before?: Date): Promise<number> {
+  // Counted in SQL: knex-pglite's del() does not answer a count (engineering notes B.5), and returning
+  // every id of a large truncation would fill memory.
+  const { rows } = await q.raw<{ rows: { n: number }[] }>(
+    `with gone as (delete from event_log ${before ? 'where created_at < ?' : ''} returning 1) select count(*)::int as n from gone`,
+    before ? [before] : [],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

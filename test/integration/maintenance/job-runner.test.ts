@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, uniq, type TestApp } from '../../helpers/test-app.ts';
+import { createField } from '../../helpers/tracker-fixtures.ts';
+import type { JobOutcome, JobRow } from '../../../src/platform/jobs/job-types.ts';
+import { findJob } from '../../../src/platform/jobs/jobs.repository.ts';
+
+/** Waits until the job reaches one of the end states (polling the database, as M1 would). */
+async function settledJob(t: TestApp, name: string, timeoutMs = 15_000): Promise<JobRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await findJob(t.services.db.knex, name);
+    if (row && (row.status === 'SUCCESS' || row.status === 'FAILED')) return row;
+    if (Date.now() > deadline) throw new Error(`job ${name} did not finish: ${JSON.stringify(row)}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+describe('job runner on one node (both databases)', () => {
+  let t: TestApp;
+  const finished: [string, JobOutcome][] = [];
+  beforeAll(async () => {
+    t = await createTestApp({ JOBS_POLL_MS: '50', JOBS_LEASE_MS: '2000', JOBS_TICK_MS: '600000' });
+    t.services.jobs.onRunFinished((name, outcome, seconds) => {
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      finished.push([name, outcome]);
+    });
+    t.services.jobs.start();
+  });
+  afterAll(() => t.close());
+
+  it('rebuilds the search table in the background and records the run, its history and its event-log entries', async () => {
+    const field = await createField(t, { name: uniq('Searchable ') });
+    const { knex } = t.services.db;
+    // The trigger keeps the table current; then we damage it, and the job repairs it.
+    expect(await knex('field_search').where({ field_id: field.id }).first()).toMatchObject({ name_key: field.name.toLowerCase() });
+    await knex('field_search').where({ field_id: field.id }).update({ name_key: 'damaged' });
+    const { job, scheduled } = await t.services.jobs.request('JobIndexCustomFieldSearchTable', 'admin');
+    expect(scheduled).toBe(true);
+    expect(job.status).toBe('SCHEDULED');
+    const done = await settledJob(t, 'JobIndexCustomFieldSearchTable');
+    expect(done).toMatchObject({ status: 'SUCCESS', requested_by: 'admin', node: t.services.jobs.node });
+    expect(done.message).toMatch(/^indexed \d+ custom fields$/);
+    expect(await knex('field_search').where({ field_id: field.id }).first()).toMatchObject({ name_key: field.name.toLowerCase() });
+    const runs = await knex('job_runs').where({ job_name: 'JobIndexCustomFieldSearchTable' });
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ outcome: 'SUCCESS', requested_by: 'admin' });
+    const entries = await knex('event_log').where('target', '@>', JSON.stringify({ name: 'JobIndexCustomFieldSearchTable' })).orderBy('id');
+    expect(entries.map((e) => [e.kind, e.actor])).toEqual([
+      ['job.scheduled', 'admin'],
+      ['job.finished', 'system'],
+    ]);
+    expect(entries[1].after).toMatchObject({ status: 'SUCCESS' });
+    expect(finished).toContainEqual(['JobIndexCustomFieldSearchTable', 'SUCCESS']);
+  });
+
+  it('runs each data task once, recorded like a migration', async () => {
+    const { knex } = t.services.db;
+    await knex('auth_failures').insert([
+      { name_key: uniq('ghost'), failures: 1 },
+      { name_key: 'admin', failures: 1 },
+    ]);
+    const lockedGhost = uniq('lockedghost');
+    await knex('auth_failures').insert({ name_key: lockedGhost, failures: 3, locked_at: knex.fn.now() });
+    await t.services.jobs.request('JobRunDataMigrationTasks', 'admin');
+    const first = await settledJob(t, 'JobRunDataMigrationTasks');
+    expect(first.status).toBe('SUCCESS');
+    expect(first.message).toContain('20261123-remove-unknown-auth-failures');
+    const names = (await knex('auth_failures').select('name_key')).map((r) => r.name_key);
+    expect(names).toContain('admin');
+    expect(names).toContain(lockedGhost);
+    expect(names.filter((n: string) => n.startsWith('ghost'))).toEqual([]);
+    expect((await knex('data_migration_tasks').select('name')).map((r) => r.name).sort()).toEqual([
+      '20261123-remove-dangling-grants-and-defaults',
+      '20261123-remove-unknown-auth-failures',
+      '20261123-repair-option-order',
+    ]);
+    await t.services.jobs.request('JobRunDataMigrationTasks', 'admin');
+    // wait for the second run to end (runs counts claims)
+    for (let i = 0; i < 300 && (await findJob(knex, 'JobRunDataMigrationTasks'))!.runs < 2; i++) await new Promise((r) => setTimeout(r, 30));
+    const second = await settledJob(t, 'JobRunDataMigrationTasks');
+    expect(second.message).toBe('no pending data tasks');
+  });
+
+  it('force-fail sets scheduled and running jobs to FAILED in the database only', async () => {
+    const { knex } = t.services.db;
+    await t.services.jobs.stop(); // nothing claims meanwhile
+    await t.services.jobs.request('JobIndexCustomFieldSearchTable', 'admin');
+    const failed = await t.services.jobs.forceFail('admin');
+    expect(failed.map((j) => [j.name, j.previous_status])).toEqual([['JobIndexCustomFieldSearchTable', 'SCHEDULED']]);
+    expect(await findJob(knex, 'JobIndexCustomFieldSearchTable')).toMatchObject({ status: 'FAILED', message: 'force-failed by admin' });
+    const entry = await knex('event_log').where({ kind: 'jobs.force_failed' }).orderBy('id', 'desc').first();
+    expect(entry).toMatchObject({ actor: 'admin', before: [{ name: 'JobIndexCustomFieldSearchTable', status: 'SCHEDULED' }] });
+    t.services.jobs.start();
+  });
+});

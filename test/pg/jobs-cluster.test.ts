@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { pgServerUrl } from '../helpers/test-db.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const ADMIN = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
+const M = '/rest/trackercustomfieldeditorplugin/1/maintenance';
+const SEARCH = 'JobIndexCustomFieldSearchTable';
+
+interface JobEntry {
+  name: string;
+  status: string;
+  node: string | null;
+  message: string | null;
+  runs: number;
+}
+
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `addon_pair_jobs_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgServerUrl() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(pgServerUrl());
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: pgServerUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+async function operate(node: ServerProcess, name: string): Promise<{ status: number; body: JobEntry }> {
+  const res = await fetch(`${node.url}${M}/operations`, {
+    method: 'POST',
+    headers: { ...ADMIN, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  return { status: res.status, body: (await res.json()) as JobEntry };
+}
+
+async function job(node: ServerProcess, name: string): Promise<JobEntry | undefined> {
+  const res = await fetch(`${node.url}${M}/jobs?filter=${name}`, { headers: ADMIN });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { values: JobEntry[] }).values.find((j) => j.name === name);
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const ended = (node: ServerProcess, name: string, runs: number) =>
+  until(`${name} run ${runs} to end`, async () => {
+    const j = await job(node, name);
+    return j && j.runs >= runs && (j.status === 'SUCCESS' || j.status === 'FAILED') ? j : undefined;
+  });
+
+describe.skipIf(!onPostgres)('jobs on three server processes sharing one PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof emptyDatabase>>;
+  let nodes: ServerProcess[] = [];
+  beforeAll(async () => {
+    db = await emptyDatabase();
+    // A run holds its claim 2.5 s before working, longer than the 1.5 s lease: runs only survive by renewing.
+    const env = {
+      DATABASE_URL: db.url,
+      ADMIN_PASSWORD: 'cluster-admin',
+      DEMO: '0',
+      JOBS_POLL_MS: '100',
+      JOBS_LEASE_MS: '1500',
+      JOBS_TICK_MS: '3600000',
+      JOBS_TEST_HOLD_MS: '2500',
+    };
+    nodes = await Promise.all([startServerProcess(env), startServerProcess(env), startServerProcess(env)]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await db?.drop();
+  });
+
+  it('runs a job requested on all three nodes at once exactly once, renewing its lease', async () => {
+    const answers = await Promise.all(nodes.map((n) => operate(n, SEARCH)));
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.body.name).toBe(SEARCH);
+      expect(['SCHEDULED', 'RUNNING']).toContain(a.body.status);
+    }
+    const done = await ended(nodes[0]!, SEARCH, 1);
+    expect(done).toMatchObject({ status: 'SUCCESS', runs: 1 });
+    const runs = await query<{ n: number }>(db.url, 'select count(*)::int as n from job_runs where job_name = $1', [SEARCH]);
+    expect(runs[0]!.n).toBe(1);
+    const scheduled = await query<{ n: number }>(db.url, "select count(*)::int as n from event_log where kind = 'job.scheduled' and target->>'name' = $1", [SEARCH]);
+    expect(scheduled[0]!.n).toBe(1);
+  });
+
+  it('ignores a request while the job runs', async () => {
+    await operate(nodes[0]!, SEARCH);
+    await until('the run to start', async () => (await job(nodes[1]!, SEARCH))?.status === 'RUNNING');
+    const again = await operate(nodes[1]!, SEARCH);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'RUNNING', runs: 2 });
+    const done = await ended(nodes[2]!, SEARCH, 2);
+    expect(done).toMatchObject({ status: 'SUCCESS', runs: 2 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await job(nodes[2]!, SEARCH))!.runs).toBe(2);
+  });
+
+  it('force-fails scheduled and running jobs in the database; the live run does not overwrite it', async () => {
+    await operate(nodes[0]!, SEARCH);
+    await until('the run to start', async () => (await job(nodes[0]!, SEARCH))?.status === 'RUNNING');
+    const res = await operate(nodes[1]!, 'MaintenanceActionForceFailRunningAndScheduledJobs');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+    expect(await job(nodes[2]!, SEARCH)).toMatchObject({ status: 'FAILED', message: 'force-failed by admin' });
+    // Past the hold: the interrupted node noticed at its renewal and recorded nothing over the force-fail.
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(await job(nodes[2]!, SEARCH)).toMatchObject({ status: 'FAILED', message: 'force-failed by admin', runs: 3 });
+    const run = await query<{ outcome: string }>(db.url, 'select outcome from job_runs where job_name = $1 order by ticket desc limit 1', [SEARCH]);
+    expect(run[0]!.outcome).toBe('FAILED');
+  });
+
+  it('leaves a job FAILED after the lease when its node is killed, and a new request runs it', async () => {
+    await operate(nodes[2]!, SEARCH);
+    const running = await until('the run to start', async () => {
+      const j = await job(nodes[2]!, SEARCH);
+      return j?.status === 'RUNNING' ? j : undefined;
+    });
+    const pid = Number(running.node!.split(':')[1]);
+    const victim = nodes.find((n) => n.child.pid === pid)!;
+    expect(victim).toBeDefined();
+    victim.child.kill('SIGKILL');
+    nodes = nodes.filter((n) => n !== victim);
+    const failed = await until('the lease to expire', async () => {
+      const j = await job(nodes[0]!, SEARCH);
+      return j?.status === 'FAILED' ? j : undefined;
+    });
+    expect(failed.message).toMatch(/^lease expired: node .+ stopped renewing its claim/);
+    const again = await operate(nodes[0]!, SEARCH);
+    expect(again.body.status).toBe('SCHEDULED');
+    expect(await ended(nodes[1]!, SEARCH, 5)).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('stops cleanly on SIGTERM: the run it held ends FAILED at once, without waiting for the lease', async () => {
+    await operate(nodes[0]!, SEARCH);
+    const running = await until('the run to start', async () => {
+      const j = await job(nodes[0]!, SEARCH);
+      return j?.status === 'RUNNING' ? j : undefined;
+    });
+    const pid = Number(running.node!.split(':')[1]);
+    const node = nodes.find((n) => n.child.pid === pid)!;
+    expect(await node.stop()).toBe(0);
+    nodes = nodes.filter((n) => n !== node);
+    expect(await job(nodes[0]!, SEARCH)).toMatchObject({ status: 'FAILED', message: 'interrupted: the node is shutting down' });
+  });
+});
+
+describe.skipIf(!onPostgres)('scheduled jobs on three server processes', () => {
+  let db: Awaited<ReturnType<typeof emptyDatabase>>;
+  let nodes: ServerProcess[] = [];
+  beforeAll(async () => {
+    db = await emptyDatabase();
+    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '0', JOBS_POLL_MS: '100', JOBS_LEASE_MS: '3000', JOBS_TICK_MS: '1000' };
+    nodes = await Promise.all([startServerProcess(env), startServerProcess(env), startServerProcess(env)]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await db?.drop();
+  });
+
+  it('runs the event-log truncation once per tick across the cluster', async () => {
+    const put = await fetch(`${nodes[0]!.url}${M}/event_log_entries/truncate_schedule`, {
+      method: 'PUT',
+      headers: { ...ADMIN, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ enabled: true, olderThanDays: 30 }),
+    });
+    expect(put.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 5000));
+    // Schedule off, and the last scheduled tick given time to finish, so the counts below hold still.
+    const off = await fetch(`${nodes[1]!.url}${M}/event_log_entries/truncate_schedule`, {
+      method: 'PUT',
+      headers: { ...ADMIN, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ enabled: false, olderThanDays: 30 }),
+    });
+    expect(off.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const runs = await query<{ tick: number; node: string }>(db.url, "select tick::float8 as tick, node from job_runs where job_name = 'JobTruncateEventLog' order by tick");
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(runs.map((r) => r.tick)).size).toBe(runs.length);
+    // Every node's timer saw every tick, yet each tick was scheduled, run and recorded once.
+    const entries = await query<{ kind: string; n: number }>(
+      db.url,
+      "select kind, count(*)::int as n from event_log where kind in ('job.scheduled', 'job.finished') and target->>'name' = 'JobTruncateEventLog' group by kind",
+    );
+    const finished = await query<{ n: number }>(db.url, "select count(*)::int as n from job_runs where job_name = 'JobTruncateEventLog' and outcome = 'SUCCESS'");
+    const truncations = await query<{ n: number }>(db.url, "select count(*)::int as n from event_log where kind = 'event_log.truncated'");
+    const byKind = Object.fromEntries(entries.map((e) => [e.kind, e.n]));
+    expect(byKind['job.scheduled']).toBe(runs.length);
+    expect(truncations[0]!.n).toBe(finished[0]!.n);
+    expect(byKind['job.finished']).toBe(finished[0]!.n);
+  });
+});
