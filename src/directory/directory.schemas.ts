@@ -10,7 +10,9 @@ export const userName = z
   .min(1, 'The username is required.')
   .max(MAX_USERNAME_LENGTH, `The username must be at most ${MAX_USERNAME_LENGTH} characters.`)
   .regex(/^[^:\s](?:[^:]*[^:\s])?$/, 'The username must not contain a colon or start or end with a space.')
-  .regex(NO_CONTROL, 'The username must not contain control characters.');
+  .regex(NO_CONTROL, 'The username must not contain control characters.')
+  // The lookup key is the lower-case name, which may be longer (one 'İ' becomes two characters).
+  .refine((n) => n.toLowerCase().length <= MAX_USERNAME_LENGTH, `The username must be at most ${MAX_USERNAME_LENGTH} characters in lower case.`);
 
 export const password = z
   .string({ error: 'The password is required.' })

@@ -56,8 +56,9 @@ export class Authenticator {
   private async basic({ username, password }: BasicCredentials, key: string, cached: BasicEntry | undefined): Promise<AuthOutcome> {
     const { store, hasher, maxAttempts, changes } = this.opts;
     // A name no account can have is refused after the same slow hash, but never stored: otherwise every
-    // request with a new 60 KB name would add a 60 KB row of failed logins.
-    if (username.length > MAX_USERNAME_LENGTH) {
+    // request with a new 60 KB name would add a 60 KB row of failed logins. The lookup key is the lower-case
+    // name, which can be longer than the name itself (200 × 'İ' becomes 400 characters), so both count.
+    if (username.length > MAX_USERNAME_LENGTH || username.toLowerCase().length > MAX_USERNAME_LENGTH) {
       await hasher.burn(password);
       return { ok: false, reason: 'failed' };
     }
