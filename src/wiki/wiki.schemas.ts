@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../platform/http/storable-text.ts';
 
 // Request shapes of the wiki host REST. Objects are not strict: Confluence clients habitually send back
 // whole content JSON (id, status, _links …) on updates, and the real host ignores what it does not need.
@@ -56,7 +57,10 @@ const storageBody = z.object({
   }),
 });
 
-const title = z.string({ error: 'The title is required.' }).trim().min(1, 'The title is required.').max(255, 'The title must be at most 255 characters.');
+// Titles are listed in XML (E2): characters XML 1.0 lacks are refused here too, not only at the boundary.
+const title = storableText(
+  z.string({ error: 'The title is required.' }).trim().min(1, 'The title is required.').max(255, 'The title must be at most 255 characters.'),
+);
 
 export const createContentBody = z.object({
   type: contentType,
