@@ -75,6 +75,8 @@ export const createTokenBody = z.object({
     .union([z.number(), z.string().regex(/^\d+$/).transform(Number)], { error: 'expirationDuration must be a number of days.' })
     .pipe(z.number().int('expirationDuration must be a whole number of days.').min(1, 'expirationDuration must be at least 1 day.').max(36_500))
     .optional(),
+  /** `read`: the token authenticates GET and HEAD only. */
+  scope: z.enum(['read', 'write'], { error: 'scope must be read or write.' }).default('write'),
 });
 
 export const tokenIdParams = z.object({

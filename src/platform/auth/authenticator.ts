@@ -97,7 +97,7 @@ export class Authenticator {
       const record = await this.opts.store.findToken(tokenHash);
       if (!record) return { ok: false, reason: 'failed' };
       entry = this.cache.bearer.set(tokenHash, {
-        user: asAuthUser(record.user, 'bearer'),
+        user: asAuthUser(record.user, 'bearer', record.scope === 'read'),
         tokenId: record.tokenId,
         tokenExpiresAt: record.expiresAt,
         lastUsedAt: record.lastUsedAt,
@@ -128,6 +128,6 @@ export class Authenticator {
 }
 
 /** The request user of a cache entry: frozen, because every request it authenticates shares it. */
-function asAuthUser(user: DirectoryUser, via: AuthUser['via']): AuthUser {
-  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via });
+function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false): AuthUser {
+  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via, readOnly });
 }
