@@ -18,7 +18,7 @@ beforeAll(async () => {
   user = await t.createUser('ib-user', { groups: ['ib-team'] });
   await createSpace(t, 'IB', { groups: ['ib-team'] }, { groups: ['ib-team'] });
   pageId = (await createContent(t, user.auth, { title: 'Boundary', space: 'IB', body: multiBox('ib-box', '[a]\nk = v\n\n[content]\n${k}\n') })).id;
-  fieldId = (await createField(t.services.db.knex, 'select')).id;
+  fieldId = (await createField(t.services.db.knex, 'singleselect')).id;
 }, 60_000);
 
 afterAll(async () => {
