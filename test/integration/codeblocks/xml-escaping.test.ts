@@ -62,8 +62,10 @@ describe('XML and JSON lists of tricky titles, section names and macro ids', () 
       expect(content).toEqual(Object.fromEntries(Object.entries(json.content).map(([k, v]) => [k, String(v)])));
       expect(json.content.contentTitle).toBe(text);
       expect(json.content.macroId).toBe(macroId);
+      // The links differ by design (XML: the servlet path, JSON: /code); their queries are the same.
+      const query = (link: unknown) => String(link).slice(String(link).indexOf('?'));
       const xmlBlocks = xml.children.find((c) => c.name === 'codeBlocks')!.children.map(fields);
-      expect(xmlBlocks).toEqual(json.codeBlocks);
+      expect(xmlBlocks.map((b) => ({ ...b, download: query(b.download) }))).toEqual(json.codeBlocks.map((b) => ({ ...b, download: query(b.download) })));
       expect(json.codeBlocks.map((b) => b.name)).toEqual([text, `R&amp;D ${i}`, 'raw']);
     });
   }
