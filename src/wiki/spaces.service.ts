@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
 import { AppError, badRequest, forbidden, notFound } from '../platform/http/app-error.ts';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { spacesRepository as spaces, type NamedPermissionRow, type PermissionRow, type SpaceRow } from './spaces.repository.ts';
@@ -23,8 +23,6 @@ const CREATOR_GRANTS = [
   { operation: 'create', target: 'space' },
   { operation: 'administer', target: 'space' },
 ] as const;
-
-const isHostAdmin = (user: AuthUser) => user.isAdmin || user.isSystemAdmin;
 
 /**
  * Spaces and their permissions. Routes check the administrator role where it alone decides (creating a
@@ -65,7 +63,7 @@ export class SpacesService {
   private async administrable(trx: Knex, user: AuthUser, key: string): Promise<SpaceRow> {
     const space = await spaces.findByKeyForUpdate(trx, key);
     if (!space) throw spaceNotFound(key);
-    if (isHostAdmin(user) || (await spaces.canAdminister(trx, user.id, space.id))) return space;
+    if (isAdministrator(user) || (await spaces.canAdminister(trx, user.id, space.id))) return space;
     if (!(await spaces.canRead(trx, user.id, space.id))) throw spaceNotFound(key);
     throw forbidden(`Not permitted to administer space ${key}`);
   }
