@@ -35,11 +35,14 @@ export function mountApi(root: IRouter, authenticate: RequestHandler, api: ApiMo
   const r = Router();
   for (const h of api.before ?? []) r.use(h);
   r.use(authenticate);
-  r.use(checkRequestUrl);
   const json = express.json({ limit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, verify: verifyUtf8 });
-  // GET and HEAD carry no body worth reading: skip the parser on the busiest requests.
+  // One router layer for the whole boundary (every layer costs each request of the hot paths). GET and HEAD
+  // carry no body worth reading: the parser is skipped on the busiest requests.
   r.use((req, res, next) =>
-    isBodyless(req.method) ? next() : json(req, res, (err?: unknown) => (err ? next(err) : checkRequestBody(req, res, next))),
+    checkRequestUrl(req, res, (urlErr?: unknown) => {
+      if (urlErr || isBodyless(req.method)) return next(urlErr);
+      json(req, res, (err?: unknown) => (err ? next(err) : checkRequestBody(req, res, next)));
+    }),
   );
   for (const router of api.routers) r.use(router);
   r.use(createNotFoundHandler());
