@@ -3,7 +3,7 @@
 // is downloaded (E1, E2, E3) after each step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { multiBox } from '../wiki/wiki-fixtures.ts';
+import { multiBox } from '../../helpers/wiki-fixtures.ts';
 import { fields, parseXml } from './support.ts';
 
 let t: TestApp;

@@ -3,7 +3,7 @@
 // references, CDATA ends, quotes and astral characters are listed as XML and JSON, member by member equal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { createContent, createSpace } from '../wiki/wiki-fixtures.ts';
+import { createContent, createSpace } from '../../helpers/wiki-fixtures.ts';
 import { fields, parseXml } from './support.ts';
 
 let t: TestApp;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { dataFingerprint } from '../../helpers/db-snapshot.ts';
-import { createContent, createSpace, multiBox } from '../wiki/wiki-fixtures.ts';
+import { createContent, createSpace, multiBox } from '../../helpers/wiki-fixtures.ts';
 import { fields, parseXml } from '../codeblocks/support.ts';
 
 let t: TestApp;

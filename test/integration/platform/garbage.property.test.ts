@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'supertest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { dataFingerprint } from '../../helpers/db-snapshot.ts';
-import { createField } from '../../helpers/options-fixtures.ts';
-import { createContent, createSpace, multiBox } from '../wiki/wiki-fixtures.ts';
+import { createField } from '../../helpers/tracker-fixtures.ts';
+import { createContent, createSpace, multiBox } from '../../helpers/wiki-fixtures.ts';
 import { parseXml } from '../codeblocks/support.ts';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
@@ -29,7 +29,7 @@ beforeAll(async () => {
   user = await t.createUser('pg-user', { groups: ['pg-team'] });
   await createSpace(t, 'PG', { groups: ['pg-team'] }, { groups: ['pg-team'] });
   ids.page = (await createContent(t, user.auth, { title: 'Garbage', space: 'PG', body: multiBox('pg-box', '[a]\nk = v\n\n[content]\n${k}\n') })).id;
-  const field = await createField(t.services.db.knex, 'singleselect');
+  const field = await createField(t, { type: 'singleselect' });
   ids.field = field.id;
   ids.context = field.defaultContextId;
   const option = await t.http

@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { dataFingerprint } from '../../helpers/db-snapshot.ts';
-import { createField } from '../../helpers/options-fixtures.ts';
-import { createContent, createSpace, multiBox } from '../wiki/wiki-fixtures.ts';
+import { createField } from '../../helpers/tracker-fixtures.ts';
+import { createContent, createSpace, multiBox } from '../../helpers/wiki-fixtures.ts';
 import { fields, parseXml } from '../codeblocks/support.ts';
 
 let t: TestApp;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   user = await t.createUser('ib-user', { groups: ['ib-team'] });
   await createSpace(t, 'IB', { groups: ['ib-team'] }, { groups: ['ib-team'] });
   pageId = (await createContent(t, user.auth, { title: 'Boundary', space: 'IB', body: multiBox('ib-box', '[a]\nk = v\n\n[content]\n${k}\n') })).id;
-  fieldId = (await createField(t.services.db.knex, 'singleselect')).id;
+  fieldId = (await createField(t, { type: 'singleselect' })).id;
 }, 60_000);
 
 afterAll(async () => {

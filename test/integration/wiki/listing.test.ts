@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { decideView } from '../../../src/wiki/content-access.ts';
-import { createContent, createSpace } from './wiki-fixtures.ts';
+import { createContent, createSpace } from '../../helpers/wiki-fixtures.ts';
 
 let t: TestApp;
 let reader: TestUser;
