@@ -6,6 +6,7 @@ import * as m20261121143000 from './20261121143000_fieldeditor_grants.ts';
 import * as m20261121144000 from './20261121144000_fieldeditor_options.ts';
 import * as m20261121145500 from './20261121145500_wiki_read_restricted.ts';
 import * as m20261123090000 from './20261123090000_fieldeditor_orphan_grants.ts';
+import * as m20261123100000 from './20261123100000_token_scope_space_trash.ts';
 import * as m20261123110000 from './20261123110000_jobs.ts';
 import * as m20261123111000 from './20261123111000_event_log.ts';
 import * as m20261123112000 from './20261123112000_field_search.ts';
@@ -22,6 +23,7 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261121144000_fieldeditor_options': m20261121144000,
   '20261121145500_wiki_read_restricted': m20261121145500,
   '20261123090000_fieldeditor_orphan_grants': m20261123090000,
+  '20261123100000_token_scope_space_trash': m20261123100000,
   '20261123110000_jobs': m20261123110000,
   '20261123111000_event_log': m20261123111000,
   '20261123112000_field_search': m20261123112000,

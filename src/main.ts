@@ -14,7 +14,7 @@ const USAGE = `Usage: addon-pair [command]
   user passwd NAME [--password PW]      set a password (also clears a failed-login lock)
   user unlock NAME           clear a failed-login lock
   user delete NAME
-  token create USERNAME [--name LABEL] [--days N]   prints the raw token
+  token create USERNAME [--name LABEL] [--days N] [--read-only]   prints the raw token
   import FILE                import users, groups … from a JSON document (see README)
   help                       this text
 
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
     case 'token create': {
       const days = o.days === undefined ? undefined : Number(o.days);
       if (days !== undefined && (!Number.isInteger(days) || days < 1)) throw new UsageError('--days must be a whole number of days');
-      return admin.tokenCreateCommand(config, { username: need(arg, 'USERNAME'), name: o.name ?? 'cli', days });
+      return admin.tokenCreateCommand(config, { username: need(arg, 'USERNAME'), name: o.name ?? 'cli', days, readOnly: o['read-only'] === true });
     }
     case 'import':
       return admin.importCommand(config, need(sub, 'FILE'));
@@ -87,6 +87,7 @@ function parseOptions(argv: string[]) {
         sysadmin: { type: 'boolean' },
         name: { type: 'string' },
         days: { type: 'string' },
+        'read-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -66,10 +66,10 @@ export const userDeleteCommand = (config: Config, name: string) =>
     process.stdout.write(`deleted user ${name}\n`);
   });
 
-export const tokenCreateCommand = (config: Config, o: { username: string; name: string; days?: number }) =>
+export const tokenCreateCommand = (config: Config, o: { username: string; name: string; days?: number; readOnly?: boolean }) =>
   withContext(config, async (services) => {
     const user = await services.directory.getUser(o.username);
-    const { rawToken } = await services.tokens.create(user.id, o.name, o.days);
+    const { rawToken } = await services.tokens.create(user.id, o.name, o.days, o.readOnly ? 'read' : 'write');
     // The raw token alone on stdout, so `TOKEN=$(addon-pair token create …)` works.
     process.stdout.write(`${rawToken}\n`);
   });

@@ -12,6 +12,7 @@ import { blockTextCache, cachedCodeboxes, cachedDecideView } from './download-ca
 import { CoalescingTemplateSource } from './remote/coalescing-source.ts';
 import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
+import { invalidParameter } from './download-errors.ts';
 import { generationOf, REST_BASE, SERVLET_BASE } from './generation.ts';
 import { createCodeblocksRouter } from './codeblocks.routes.ts';
 import { OutboundAllowlist } from './remote/outbound-allowlist.ts';
@@ -45,6 +46,8 @@ export function mountCodeblocks(
   mountApi(root, authenticate, {
     path: REST_BASE,
     render: createCodeblocksErrorRenderer(generation),
+    // The contract answers every bad URL parameter with its documented 500, never a 400.
+    badInput: (err) => invalidParameter(err.message),
     routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes, 'codeblocks_list_bodies') })],
   });
 }

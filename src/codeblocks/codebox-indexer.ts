@@ -3,6 +3,8 @@ import type { MacroInfo } from '../wiki/storage/storage-format.ts';
 import { CodeboxError, isCodeboxKind, parseCodebox, type CodeboxKind } from './codebox/codebox.ts';
 import { encodeBlockKey } from './codebox/block-key.ts';
 import { replaceCodeboxes, type CodeboxRow } from './codebox.repository.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import { firstUnstorable, unstorableMessage } from '../platform/http/storable-text.ts';
 
 /**
  * The code-box index (table `codeboxes`), kept by the wiki's content indexer hook: every code-box macro of a
@@ -17,6 +19,7 @@ export const codeboxIndexer: ContentIndexer = {
       // After the wiki assigned ids every macro has one; the check only narrows the type.
       if (isCodeboxKind(macro.name) && macro.macroId !== undefined) rows.push(indexRow(macro.name, macro.macroId, macro));
     }
+    for (const row of rows) refuseUnlistable(row);
     return (trx, contentId) => replaceCodeboxes(trx, contentId, rows);
   },
 };
@@ -34,5 +37,17 @@ function indexRow(kind: CodeboxKind, macroId: string, macro: MacroInfo): Codebox
   } catch (err) {
     if (!(err instanceof CodeboxError)) throw err;
     return { ...base, sections: '[]', template: null, error_kind: err.kind };
+  }
+}
+
+/**
+ * Macro ids and section names are listed in XML (E2). The XHTML parser already refuses characters XML 1.0
+ * lacks; this keeps the promise for any way a body reaches the index (imports, a more lenient parser later).
+ */
+function refuseUnlistable(row: CodeboxRow): void {
+  const names = (JSON.parse(row.sections) as { name: string }[]).map((s) => s.name);
+  for (const [what, text] of [['macro id', row.macro_id] as const, ...names.map((n) => ['section name', n] as const)]) {
+    const bad = firstUnstorable(text);
+    if (bad !== undefined) throw new AppError(400, 'INVALID_STORAGE', `Error parsing xhtml: a code box ${what} ${unstorableMessage(bad)}`);
   }
 }

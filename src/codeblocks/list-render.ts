@@ -1,9 +1,8 @@
 // Response bodies of the download-list endpoints (E2 XML, E3 JSON) and their error bodies.
-// Code and titles come from wiki pages and may hold `&`, `]]>` or control characters, so
-// XML text goes through `.txt()` (escaped, never CDATA) with XML-1.0-invalid characters
-// replaced, and every body parses with a strict XML 1.0 parser.
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+// Titles, section names and macro ids come from wiki pages and may hold `&`, entity look-alikes or `]]>`,
+// so every XML body is written by the platform's one escaping writer (escaped exactly once, never CDATA),
+// and every body parses with a strict XML 1.0 parser.
+import { xmlDocument, type XmlNode } from '../platform/http/xml.ts';
 
 export interface ContentRecord {
   contentId: number | string;
@@ -60,32 +59,16 @@ function recordFields(record: ContentRecord | PageRecord): [string, number | str
   ];
 }
 
-function newDocument(rootName: string): XMLBuilder {
-  return create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' }).ele(rootName);
-}
-
-function finish(root: XMLBuilder): string {
-  // xmlbuilder2 writes CR raw; a reader would normalise it to LF, so send it as a reference.
-  // Unindented output means every CR left in the string came from text content.
-  return root.end({ prettyPrint: false }).replace(/\r/g, '&#xD;');
-}
-
-function addChildren(parent: XMLBuilder, fields: readonly (readonly [string, number | string])[]): void {
-  for (const [name, value] of fields) parent.ele(name).txt(String(value));
-}
-
 export function renderXmlList(list: DownloadList): string {
-  const root = newDocument('advancedCodeblockMacro');
-  addChildren(root.ele(list.wrapper), recordFields(list.record));
-  const codeBlocks = root.ele('codeBlocks');
-  for (const b of list.blocks) {
-    addChildren(codeBlocks.ele('codeBlock'), [
+  const blocks: XmlNode[] = list.blocks.map((b) => [
+    'codeBlock',
+    [
       ['key', b.key],
       ['name', b.name],
       ['download', b.download],
-    ]);
-  }
-  return finish(root);
+    ],
+  ]);
+  return xmlDocument(['advancedCodeblockMacro', [[list.wrapper, recordFields(list.record)], ['codeBlocks', blocks]]]);
 }
 
 // Ids are digit strings in the host; the contract types them as JSON integers.
@@ -114,9 +97,7 @@ function errorFields(body: ErrorBody): [string, string][] {
 
 /** App error body: `<advancedCodeblockMacro><error/><message/>[<extraMessage/>]</…>`. */
 export function renderXmlError(body: ErrorBody): string {
-  const root = newDocument('advancedCodeblockMacro');
-  addChildren(root, errorFields(body));
-  return finish(root);
+  return xmlDocument(['advancedCodeblockMacro', errorFields(body)]);
 }
 
 export function renderJsonError(body: ErrorBody): string {
@@ -125,12 +106,13 @@ export function renderJsonError(body: ErrorBody): string {
 
 /** Host-produced body (5.0.0 401s): `<status><status-code/><message/></status>`. */
 export function renderXmlHostStatus(statusCode: number, message: string): string {
-  const root = newDocument('status');
-  addChildren(root, [
-    ['status-code', statusCode],
-    ['message', message],
+  return xmlDocument([
+    'status',
+    [
+      ['status-code', statusCode],
+      ['message', message],
+    ],
   ]);
-  return finish(root);
 }
 
 /** JSON form as the host's REST framework writes it: message first, then status-code. */

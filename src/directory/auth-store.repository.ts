@@ -80,13 +80,13 @@ export function createAuthStore(knex: Knex): AuthStore {
 
     async findToken(tokenHash): Promise<TokenRecord | undefined> {
       const row = await knex
-        .select('t.id as token_id', 't.expires_at', 't.last_used_at', 'u.id', 'u.name', 'u.display_name', 'u.email', 'u.active', knex.raw(GROUPS_OF_U))
+        .select('t.id as token_id', 't.scope', 't.expires_at', 't.last_used_at', 'u.id', 'u.name', 'u.display_name', 'u.email', 'u.active', knex.raw(GROUPS_OF_U))
         .from('access_tokens as t')
         .join('users as u', 'u.id', 't.user_id')
         .where('t.token_hash', tokenHash)
         .first();
       if (!row) return undefined;
-      return { tokenId: row.token_id, expiresAt: row.expires_at, lastUsedAt: row.last_used_at, user: toDirectoryUser(row) };
+      return { tokenId: row.token_id, scope: row.scope, expiresAt: row.expires_at, lastUsedAt: row.last_used_at, user: toDirectoryUser(row) };
     },
 
     async touchToken(tokenId) {

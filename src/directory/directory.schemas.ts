@@ -10,7 +10,9 @@ export const userName = z
   .min(1, 'The username is required.')
   .max(MAX_USERNAME_LENGTH, `The username must be at most ${MAX_USERNAME_LENGTH} characters.`)
   .regex(/^[^:\s](?:[^:]*[^:\s])?$/, 'The username must not contain a colon or start or end with a space.')
-  .regex(NO_CONTROL, 'The username must not contain control characters.');
+  .regex(NO_CONTROL, 'The username must not contain control characters.')
+  // The lookup key is the lower-case name, which may be longer (one 'İ' becomes two characters).
+  .refine((n) => n.toLowerCase().length <= MAX_USERNAME_LENGTH, `The username must be at most ${MAX_USERNAME_LENGTH} characters in lower case.`);
 
 export const password = z
   .string({ error: 'The password is required.' })
@@ -73,6 +75,8 @@ export const createTokenBody = z.object({
     .union([z.number(), z.string().regex(/^\d+$/).transform(Number)], { error: 'expirationDuration must be a number of days.' })
     .pipe(z.number().int('expirationDuration must be a whole number of days.').min(1, 'expirationDuration must be at least 1 day.').max(36_500))
     .optional(),
+  /** `read`: the token authenticates GET and HEAD only. */
+  scope: z.enum(['read', 'write'], { error: 'scope must be read or write.' }).default('write'),
 });
 
 export const tokenIdParams = z.object({

@@ -7,15 +7,19 @@ export interface TokenRow {
   created_at: Date;
   expires_at: Date | null;
   last_used_at: Date | null;
+  scope: TokenScope;
 }
 
-const COLUMNS = ['id', 'user_id', 'name', 'created_at', 'expires_at', 'last_used_at'];
+/** `write`: the token authenticates any method; `read`: GET and HEAD only. */
+export type TokenScope = 'read' | 'write';
+
+const COLUMNS = ['id', 'user_id', 'name', 'created_at', 'expires_at', 'last_used_at', 'scope'];
 
 /** Table access for personal access tokens (only hashes are stored). */
 export const tokensRepository = {
-  async insert(q: Knex, t: { userId: number; name: string; tokenHash: string; expiresAt: Date | null }): Promise<TokenRow> {
+  async insert(q: Knex, t: { userId: number; name: string; tokenHash: string; expiresAt: Date | null; scope: TokenScope }): Promise<TokenRow> {
     const [row] = await q('access_tokens')
-      .insert({ user_id: t.userId, name: t.name, token_hash: t.tokenHash, expires_at: t.expiresAt })
+      .insert({ user_id: t.userId, name: t.name, token_hash: t.tokenHash, expires_at: t.expiresAt, scope: t.scope })
       .returning(COLUMNS);
     return row as TokenRow;
   },

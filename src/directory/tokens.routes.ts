@@ -11,7 +11,7 @@ export function createTokensRouter({ tokens }: { tokens: TokensService }): Route
 
   r.post('/tokens', async (req, res) => {
     const body = parseWith(createTokenBody, req.body, 'body');
-    const { row, rawToken } = await tokens.create(currentUser(req).id, body.name, body.expirationDuration);
+    const { row, rawToken } = await tokens.create(currentUser(req).id, body.name, body.expirationDuration, body.scope);
     res.status(201).json(presentToken(row, rawToken));
   });
 

@@ -4,7 +4,7 @@ import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { generateRawToken, hashToken } from '../platform/auth/tokens.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
-import { tokensRepository as tokens, type TokenRow } from './tokens.repository.ts';
+import { tokensRepository as tokens, type TokenRow, type TokenScope } from './tokens.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -15,10 +15,10 @@ export class TokensService {
     private readonly changes: ChangeFeed,
   ) {}
 
-  async create(userId: number, name: string, expirationDays?: number): Promise<{ row: TokenRow; rawToken: string }> {
+  async create(userId: number, name: string, expirationDays?: number, scope: TokenScope = 'write'): Promise<{ row: TokenRow; rawToken: string }> {
     const rawToken = generateRawToken();
     const expiresAt = expirationDays ? new Date(Date.now() + expirationDays * DAY_MS) : null;
-    const row = await tokens.insert(this.knex, { userId, name, tokenHash: hashToken(rawToken), expiresAt });
+    const row = await tokens.insert(this.knex, { userId, name, tokenHash: hashToken(rawToken), expiresAt, scope });
     return { row, rawToken };
   }
 
@@ -41,6 +41,7 @@ export function presentToken(row: TokenRow, rawToken?: string) {
   return {
     id: row.id,
     name: row.name,
+    scope: row.scope,
     createdAt: row.created_at.toISOString(),
     ...(row.expires_at ? { expiringAt: row.expires_at.toISOString() } : {}),
     ...(row.last_used_at ? { lastAccessedAt: row.last_used_at.toISOString() } : {}),

@@ -56,6 +56,28 @@ export const contentRepository = {
       )) as ContentRecord | undefined;
   },
 
+  /** Records of several contents, in the order of `ids`. */
+  async findRecords(q: Knex, ids: number[]): Promise<ContentRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = (await q('contents as c')
+      .join('spaces as s', 's.id', 'c.space_id')
+      .leftJoin('content_versions as v', (j) => j.on('v.content_id', 'c.id').andOn('v.number', 'c.version'))
+      .leftJoin('users as u', 'u.id', 'v.created_by')
+      .whereIn('c.id', ids)
+      .select(
+        ROW.map((col) => `c.${col}`).concat([
+          'c.updated_at',
+          's.key as space_key',
+          's.name as space_name',
+          's.description as space_description',
+          'u.name as editor_name',
+          'u.display_name as editor_display_name',
+        ]),
+      )) as ContentRecord[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  },
+
   /** Parent pages of a page, the root first (the order the host lists `ancestors` in). */
   async ancestors(q: Knex, id: number): Promise<ContentSummary[]> {
     const result = (await q.raw(

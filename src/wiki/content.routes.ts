@@ -3,7 +3,7 @@ import { currentUser, requireUser } from '../platform/auth/guards.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import type { ContentService } from './content.service.ts';
 import type { RestrictionsService } from './restrictions.service.ts';
-import { presentContent, presentReadRestriction } from './wiki.presenter.ts';
+import { presentContent, presentPage, presentReadRestriction } from './wiki.presenter.ts';
 import * as s from './wiki.schemas.ts';
 
 /** Writes answer the saved content with its stored body, so clients see the macro ids that were assigned. */
@@ -14,6 +14,13 @@ export function createContentRouter(deps: { content: ContentService; restriction
   const { content, restrictions, baseUrl } = deps;
   const r = Router();
   r.use('/content', requireUser);
+
+  r.get('/content', async (req, res) => {
+    const q = parseWith(s.contentListQuery, req.query);
+    const expand = { ancestors: q.expand.has('ancestors'), container: q.expand.has('container') };
+    const page = await content.list(currentUser(req), { spaceKey: q.spaceKey, type: q.type, title: q.title }, q.start, q.limit, expand);
+    res.json(presentPage(baseUrl, '/rest/api/content', req.query, page, (view) => presentContent(baseUrl, view, q.expand)));
+  });
 
   r.post('/content', async (req, res) => {
     const { expand } = parseWith(s.expandQuery, req.query);

@@ -3,13 +3,14 @@ import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/http/app-error.ts';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
-import { decideView, type ContentType } from './content-access.ts';
+import { decideView, listViewable, type ContentType, type ListFilter } from './content-access.ts';
 import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
 import { spacesRepository as spaces, type SpaceRow } from './spaces.repository.ts';
 import { prepareStorage } from './content-storage.ts';
 import type { ContentIndexers } from './content-indexer.ts';
 import { findMacroById } from './storage/storage-format.ts';
 import type { CreateContentBody, UpdateContentBody } from './wiki.schemas.ts';
+import { pageOf, type Page } from './paging.ts';
 
 /** What the content JSON is built from; `ancestors` and `container` only when asked for. */
 export interface ContentView {
@@ -45,6 +46,25 @@ export class ContentService {
     const q = this.knex;
     if ((await decideView(q, user, id)).state !== 'allowed') throw contentNotFound(id);
     return this.load(q, id, expand);
+  }
+
+  /**
+   * One page of the content the caller may view, by id (the listing form of decideView's rule). Ancestors
+   * and containers are read per listed item, only when asked for (at most `limit` items).
+   */
+  async list(user: AuthUser, filter: ListFilter, start: number, limit: number, expand: { ancestors: boolean; container: boolean }): Promise<Page<ContentView>> {
+    const q = this.knex;
+    const ids = await listViewable(q, user, filter, start, limit);
+    const page = pageOf(ids, start, limit);
+    const records = await contents.findRecords(q, page.results);
+    const views: ContentView[] = [];
+    for (const record of records) {
+      const view: ContentView = { record };
+      if (expand.ancestors) view.ancestors = record.type === 'page' ? await contents.ancestors(q, record.id) : [];
+      if (expand.container && record.container_id !== null) view.container = await contents.summary(q, record.container_id);
+      views.push(view);
+    }
+    return { ...page, results: views };
   }
 
   /** The content JSON's data without a view check: for the answer to a write the caller just made. */

@@ -11,8 +11,24 @@ export interface PermissionRow {
   id: number;
   user_id: number | null;
   group_id: number | null;
-  operation: 'read' | 'create';
+  operation: 'read' | 'create' | 'administer';
   target: 'space' | 'page' | 'blogpost' | 'comment';
+}
+
+/** A permission with the name of its user or group, as the permission list shows it. */
+export interface NamedPermissionRow extends PermissionRow {
+  user_name: string | null;
+  group_name: string | null;
+}
+
+/** Spaces of the caller's `read` permission (directly or through a group), current ones only. */
+function readableSpaces(q: Knex, userId: number) {
+  return q('space_permissions')
+    .select('space_id')
+    .where({ operation: 'read', target: 'space' })
+    .where((w) =>
+      w.where('user_id', userId).orWhereIn('group_id', q('group_members').select('group_id').where('user_id', userId)),
+    );
 }
 
 /** Whether the user (directly or through one of its groups) holds a permission row matching `filter`. */
@@ -28,13 +44,38 @@ function holds(q: Knex, userId: number, spaceId: number, operation: string, targ
 
 /** Table access for spaces and space permissions. */
 export const spacesRepository = {
+  /** A current space by its exact key (deleted spaces are in the trash and found by nobody). */
   async findByKey(q: Knex, key: string): Promise<SpaceRow | undefined> {
-    return (await q('spaces').select('id', 'key', 'name', 'description').where({ key }).first()) as SpaceRow | undefined;
+    return (await q('spaces').select('id', 'key', 'name', 'description').where({ key, status: 'current' }).first()) as SpaceRow | undefined;
   },
 
-  /** Space keys are unique without regard to case, so `demo` cannot sit next to `DEMO`. */
+  /** As findByKey, locking the row until the transaction ends (deleting a space, granting in it). */
+  async findByKeyForUpdate(q: Knex, key: string): Promise<SpaceRow | undefined> {
+    return (await q('spaces').select('id', 'key', 'name', 'description').where({ key, status: 'current' }).forUpdate().first()) as
+      | SpaceRow
+      | undefined;
+  },
+
+  /** Space keys are unique among current spaces without regard to case, so `demo` cannot sit next to `DEMO`. */
   async keyTaken(q: Knex, key: string): Promise<boolean> {
-    return (await q('spaces').whereRaw('lower(key) = lower(?)', [key]).first('id')) !== undefined;
+    return (await q('spaces').whereRaw('lower(key) = lower(?)', [key]).where({ status: 'current' }).first('id')) !== undefined;
+  },
+
+  /** One page of the current spaces the user may read, by key; one row more than `limit` tells of a next page. */
+  async listReadable(q: Knex, userId: number, start: number, limit: number): Promise<SpaceRow[]> {
+    return (await q('spaces')
+      .select('id', 'key', 'name', 'description')
+      .where({ status: 'current' })
+      .whereIn('id', readableSpaces(q, userId))
+      .orderBy('key')
+      .offset(start)
+      .limit(limit + 1)) as SpaceRow[];
+  },
+
+  /** Moves the space to the trash with all its content (comments included), in the caller's transaction. */
+  async trash(q: Knex, spaceId: number): Promise<void> {
+    await q('contents').where({ space_id: spaceId, status: 'current' }).update({ status: 'trashed', updated_at: q.fn.now() }).returning('id');
+    await q('spaces').where({ id: spaceId }).update({ status: 'trashed', trashed_at: q.fn.now() }).returning('id');
   },
 
   async insert(q: Knex, s: { key: string; name: string; description: string }): Promise<SpaceRow> {
@@ -44,6 +85,21 @@ export const spacesRepository = {
 
   async canRead(q: Knex, userId: number, spaceId: number): Promise<boolean> {
     return (await holds(q, userId, spaceId, 'read', ['space'])) !== undefined;
+  },
+
+  /** `administer` on the space: manage its permissions, delete it. */
+  async canAdminister(q: Knex, userId: number, spaceId: number): Promise<boolean> {
+    return (await holds(q, userId, spaceId, 'administer', ['space'])) !== undefined;
+  },
+
+  /** Every permission of the space with its user's or group's name, by id. */
+  async listPermissions(q: Knex, spaceId: number): Promise<NamedPermissionRow[]> {
+    return (await q('space_permissions as p')
+      .leftJoin('users as u', 'u.id', 'p.user_id')
+      .leftJoin('groups as g', 'g.id', 'p.group_id')
+      .select('p.id', 'p.user_id', 'p.group_id', 'p.operation', 'p.target', 'u.name as user_name', 'g.name as group_name')
+      .where('p.space_id', spaceId)
+      .orderBy('p.id')) as NamedPermissionRow[];
   },
 
   /** `create` with target `space` covers every content type; a narrower target covers that type only. */

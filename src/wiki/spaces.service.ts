@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
-import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { AppError, badRequest, forbidden, notFound } from '../platform/http/app-error.ts';
+import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
-import { spacesRepository as spaces, type PermissionRow, type SpaceRow } from './spaces.repository.ts';
+import { spacesRepository as spaces, type NamedPermissionRow, type PermissionRow, type SpaceRow } from './spaces.repository.ts';
 import type { CreateSpaceBody, PermissionBody } from './wiki.schemas.ts';
+import { pageOf, type Page } from './paging.ts';
 
 export interface PresentablePermission {
   id: number;
@@ -16,19 +17,69 @@ export interface PresentablePermission {
 
 const spaceNotFound = (key: string) => notFound(`No space with key : ${key}`, 'SPACE_NOT_FOUND');
 
-/** Spaces and their permissions. Routes check the administrator role; this class checks everything else. */
+/** What the creator of a space holds in it from the start: read, create (any type) and administer. */
+const CREATOR_GRANTS = [
+  { operation: 'read', target: 'space' },
+  { operation: 'create', target: 'space' },
+  { operation: 'administer', target: 'space' },
+] as const;
+
+/**
+ * Spaces and their permissions. Routes check the administrator role where it alone decides (creating a
+ * space); this class checks everything else, inside the transaction of the change it guards.
+ */
 export class SpacesService {
   constructor(
     private readonly knex: Knex,
     private readonly changes: ChangeFeed,
   ) {}
 
-  async create(body: CreateSpaceBody): Promise<SpaceRow> {
+  /**
+   * Creates the space and gives its creator read, create and administer in it, as the wiki host does. These
+   * are ordinary permission rows: listed with the others and removable like any other.
+   */
+  async create(creator: AuthUser, body: CreateSpaceBody): Promise<SpaceRow> {
     return wikiWrite(this.knex, this.changes, async (trx) => {
       if (await spaces.keyTaken(trx, body.key)) {
         throw new AppError(400, 'SPACE_EXISTS', `A space already exists with key ${body.key}`);
       }
-      return spaces.insert(trx, body);
+      const space = await spaces.insert(trx, body);
+      for (const g of CREATOR_GRANTS) {
+        await spaces.insertPermission(trx, { spaceId: space.id, userId: creator.id, groupId: null, ...g });
+      }
+      return space;
+    });
+  }
+
+  /** One page of the spaces the caller may read, by key. */
+  async listReadable(user: AuthUser, start: number, limit: number): Promise<Page<SpaceRow>> {
+    return pageOf(await spaces.listReadable(this.knex, user.id, start, limit), start, limit);
+  }
+
+  /**
+   * The space, locked, when the caller may administer it: host administrators, and holders of `administer`
+   * on it. Others get 404 when they cannot read the space either (keys reveal nothing), else 403.
+   */
+  private async administrable(trx: Knex, user: AuthUser, key: string): Promise<SpaceRow> {
+    const space = await spaces.findByKeyForUpdate(trx, key);
+    if (!space) throw spaceNotFound(key);
+    if (isAdministrator(user) || (await spaces.canAdminister(trx, user.id, space.id))) return space;
+    if (!(await spaces.canRead(trx, user.id, space.id))) throw spaceNotFound(key);
+    throw forbidden(`Not permitted to administer space ${key}`);
+  }
+
+  /** Deletes the space: it and all its content go to the trash, its key becomes free. */
+  async delete(user: AuthUser, key: string): Promise<void> {
+    await wikiWrite(this.knex, this.changes, async (trx) => {
+      const space = await this.administrable(trx, user, key);
+      await spaces.trash(trx, space.id);
+    });
+  }
+
+  async listPermissions(user: AuthUser, key: string): Promise<PresentablePermission[]> {
+    return this.knex.transaction(async (trx) => {
+      const space = await this.administrable(trx, user, key);
+      return (await spaces.listPermissions(trx, space.id)).map(presentNamed);
     });
   }
 
@@ -40,10 +91,9 @@ export class SpacesService {
   }
 
   /** Grants a permission; granting one that exists already answers the existing grant. */
-  async addPermission(key: string, body: PermissionBody): Promise<PresentablePermission> {
+  async addPermission(user: AuthUser, key: string, body: PermissionBody): Promise<PresentablePermission> {
     return wikiWrite(this.knex, this.changes, async (trx) => {
-      const space = await spaces.findByKey(trx, key);
-      if (!space) throw spaceNotFound(key);
+      const space = await this.administrable(trx, user, key);
       const { type, identifier } = body.subject;
       let userId: number | null = null;
       let groupId: number | null = null;
@@ -65,10 +115,9 @@ export class SpacesService {
     });
   }
 
-  async deletePermission(key: string, id: number): Promise<void> {
+  async deletePermission(user: AuthUser, key: string, id: number): Promise<void> {
     await wikiWrite(this.knex, this.changes, async (trx) => {
-      const space = await spaces.findByKey(trx, key);
-      if (!space) throw spaceNotFound(key);
+      const space = await this.administrable(trx, user, key);
       if (!(await spaces.deletePermission(trx, space.id, id))) {
         throw notFound(`No permission with id ${id} in space ${key}`, 'PERMISSION_NOT_FOUND');
       }
@@ -78,4 +127,8 @@ export class SpacesService {
 
 function present(row: PermissionRow, type: 'user' | 'group', identifier: string): PresentablePermission {
   return { id: row.id, subject: { type, identifier }, operation: { key: row.operation, target: row.target } };
+}
+
+function presentNamed(row: NamedPermissionRow): PresentablePermission {
+  return row.user_id !== null ? present(row, 'user', row.user_name ?? '') : present(row, 'group', row.group_name ?? '');
 }

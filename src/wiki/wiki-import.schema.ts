@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contentType, spaceKey } from './wiki.schemas.ts';
+import { storableText } from '../platform/http/storable-text.ts';
 
 // The wiki sections of the `import FILE` document. Content refers to other content by id, so an item that
 // is a parent or container of another needs an explicit `id` (or must already exist with that id).
@@ -33,7 +34,7 @@ export const importContent = z.array(
     .strictObject({
       id: id.optional(),
       type: contentType,
-      title: z.string().trim().min(1).max(255).optional(),
+      title: storableText(z.string().trim().min(1).max(255)).optional(),
       space: spaceKey,
       parentId: id.optional(),
       containerId: id.optional(),

@@ -68,7 +68,7 @@ const permission = z
   .object({
     id: z.number().int(),
     subject: z.object({ type: z.enum(['user', 'group']), identifier: z.string() }),
-    operation: z.object({ key: z.enum(['read', 'create']), target: z.string() }),
+    operation: z.object({ key: z.enum(['read', 'create', 'administer']), target: z.string() }),
   })
   .meta({ title: 'SpacePermission' });
 const readRestriction = z
@@ -82,8 +82,36 @@ const readRestriction = z
   })
   .meta({ title: 'ReadRestriction' });
 const idParams = s.idParams;
+const listOf = <T extends z.ZodType>(item: T, title: string) =>
+  z
+    .object({
+      results: z.array(item),
+      start: z.number().int(),
+      limit: z.number().int(),
+      size: z.number().int(),
+      _links: z.looseObject({ next: z.string().optional().describe('Present while more results follow') }),
+    })
+    .meta({ title });
 
 export const wikiOperations: OperationDoc[] = [
+  {
+    method: 'get', path: '/rest/api/space', tag: SPACES, access: 'user', summary: 'Spaces the caller may read (start, limit)',
+    query: s.spaceListQuery, responses: { 200: json(listOf(space, 'SpaceList'), 'A page of spaces') }, errors: [400],
+  },
+  {
+    method: 'delete', path: '/rest/api/space/{key}', tag: SPACES, access: 'user', summary: 'Delete a space; its content goes to the trash (administrators, or administer on the space)',
+    params: z.object({ key: s.spaceKey }), responses: { 204: empty('Deleted') }, errors: [400, 403, 404],
+  },
+  {
+    method: 'get', path: '/rest/api/space/{key}/permission', tag: SPACES, access: 'user', summary: "The space's permissions (administrators, or administer on the space)",
+    params: z.object({ key: s.spaceKey }),
+    responses: { 200: json(z.object({ results: z.array(permission), size: z.number().int(), _links: links }).meta({ title: 'PermissionList' }), 'The permissions') },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'get', path: '/rest/api/content', tag: CONTENT, access: 'user', summary: 'Content the caller may view (spaceKey, type, title, start, limit, expand)',
+    query: s.contentListQuery, responses: { 200: json(listOf(content, 'ContentList'), 'A page of content') }, errors: [400],
+  },
   { method: 'post', path: '/rest/api/space', tag: SPACES, access: 'admin', summary: 'Create a space', body: s.createSpaceBody, responses: { 200: json(space, 'The new space') }, errors: [400] },
   {
     method: 'get', path: '/rest/api/space/{key}', tag: SPACES, access: 'user', summary: 'A space its caller may read', params: z.object({ key: s.spaceKey }),

@@ -79,3 +79,39 @@ export function presentReadRestriction(baseUrl: string, id: number, r: ReadRestr
     _links: { self: `${baseUrl}/rest/api/content/${id}/restriction/byOperation/read`, base: baseUrl },
   };
 }
+
+/**
+ * A page of a host list: `results`, `start`, `limit`, `size` (results on this page) and `_links` with `base`,
+ * `context`, `self` and, when there are more, `next` (relative to `base`: the same query with the next
+ * `start`), as the wiki host writes them.
+ */
+export function presentPage<T>(
+  baseUrl: string,
+  path: string,
+  query: Record<string, unknown>,
+  page: { results: T[]; start: number; limit: number; hasMore: boolean },
+  present: (item: T) => unknown,
+) {
+  const link = (start: number) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (k !== 'start' && k !== 'limit' && typeof v === 'string') params.set(k, v);
+    }
+    params.set('limit', String(page.limit));
+    params.set('start', String(start));
+    return `${path}?${params.toString()}`;
+  };
+  const context = new URL(baseUrl).pathname.replace(/\/$/, '');
+  return {
+    results: page.results.map(present),
+    start: page.start,
+    limit: page.limit,
+    size: page.results.length,
+    _links: {
+      base: baseUrl,
+      context,
+      self: `${baseUrl}${link(page.start)}`,
+      ...(page.hasMore ? { next: link(page.start + page.limit) } : {}),
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../platform/http/storable-text.ts';
 
 // Request shapes of the wiki host REST. Objects are not strict: Confluence clients habitually send back
 // whole content JSON (id, status, _links …) on updates, and the real host ignores what it does not need.
@@ -37,11 +38,12 @@ export const permissionBody = z.object({
   }),
   operation: z
     .object({
-      key: z.enum(['read', 'create'], { error: 'operation.key must be read or create.' }),
+      key: z.enum(['read', 'create', 'administer'], { error: 'operation.key must be read, create or administer.' }),
       target: z.enum(['space', 'page', 'blogpost', 'comment'], { error: 'operation.target must be space, page, blogpost or comment.' }),
     })
     // Reading is granted per space only, as on the real host (there is no "read pages only").
-    .refine((o) => o.key !== 'read' || o.target === 'space', { error: 'A read permission must target the space.', path: ['target'] }),
+    .refine((o) => o.key !== 'read' || o.target === 'space', { error: 'A read permission must target the space.', path: ['target'] })
+    .refine((o) => o.key !== 'administer' || o.target === 'space', { error: 'An administer permission must target the space.', path: ['target'] }),
 });
 
 export const permissionParams = z.object({
@@ -56,7 +58,10 @@ const storageBody = z.object({
   }),
 });
 
-const title = z.string({ error: 'The title is required.' }).trim().min(1, 'The title is required.').max(255, 'The title must be at most 255 characters.');
+// Titles are listed in XML (E2): characters XML 1.0 lacks are refused here too, not only at the boundary.
+const title = storableText(
+  z.string({ error: 'The title is required.' }).trim().min(1, 'The title is required.').max(255, 'The title must be at most 255 characters.'),
+);
 
 export const createContentBody = z.object({
   type: contentType,
@@ -107,6 +112,34 @@ export const restrictionsBody = z
     }),
   )
   .max(1, 'Send at most one read restriction entry.');
+
+/** Paging of the host's lists: `start` (default 0) and `limit` (default 25, larger values are capped). */
+export const LIST_LIMIT = { default: 25, max: 200 } as const;
+
+const pagingNumber = (name: string, def: number, max: number) =>
+  z
+    .string({ error: `${name} must be given once.` })
+    .regex(/^\d{1,9}$/, `${name} must be a non-negative whole number.`)
+    .transform((v) => Math.min(Number(v), max))
+    .optional()
+    .transform((v) => v ?? def);
+
+const paging = {
+  start: pagingNumber('start', 0, 1_000_000_000),
+  limit: pagingNumber('limit', LIST_LIMIT.default, LIST_LIMIT.max),
+};
+
+/** GET /rest/api/space */
+export const spaceListQuery = z.object(paging);
+
+/** GET /rest/api/content: the host's filters (exact space key, type, exact title) and paging; `expand` as for one. */
+export const contentListQuery = z.object({
+  ...paging,
+  spaceKey: spaceKey.optional(),
+  type: contentType.optional().transform((t) => t ?? 'page'),
+  title: z.string({ error: 'title must be given once.' }).max(255).optional(),
+  expand: expandQuery.shape.expand,
+});
 
 export type CreateSpaceBody = z.output<typeof createSpaceBody>;
 export type PermissionBody = z.output<typeof permissionBody>;

@@ -68,5 +68,6 @@ export async function authUserOf(services: AppServices, name: string): Promise<A
     isAdmin: isSystemAdmin || user.groups.includes(BUILTIN_GROUPS.administrators),
     isSystemAdmin,
     via: 'basic',
+    readOnly: false,
   };
 }

@@ -81,8 +81,9 @@ function commandsOf(block: string): string[] {
 
 /**
  * Every `curl` line of the README's `sh` blocks that a test can send as it stands. Left out: lines that need
- * the output of an earlier command or a secret of the reader's shell (`$(…)`, `$TOKEN`, `<id>`), and `-G`
- * forms (their request repeats another example). `VAR=value` lines of a block (like `J='…'`) apply to the
+ * the output of an earlier command or a secret of the reader's shell (`$(…)`, `$TOKEN`, `<id>`), `-G`
+ * forms (their request repeats another example), and conditional downloads (`--etag-compare` reads a file the
+ * example wrote before). `VAR=value` lines of a block (like `J='…'`) apply to the
  * lines after them.
  */
 export function readmeRequests(readmePath: string, vars: Record<string, string>): ReadmeRequest[] {
@@ -97,7 +98,7 @@ export function readmeRequests(readmePath: string, vars: Record<string, string>)
         env[assignment[1]!] = shellWords(assignment[2]!, env)[0] ?? '';
         continue;
       }
-      if (!line.startsWith('curl ') || /\$\(|<id>| -G /.test(line)) continue;
+      if (!line.startsWith('curl ') || /\$\(|<id>| -G |--etag-compare/.test(line)) continue;
       const words = shellWords(line, env).slice(1);
       const req: ReadmeRequest = { line, method: '', path: '', headers: {} };
       for (let i = 0; i < words.length; i++) {

@@ -55,9 +55,21 @@ export async function createSpace(
   readers: Grantees = {},
   creators: Grantees = {},
   name = `Space ${key}`,
+  opts: { keepCreatorGrants?: boolean } = {},
 ): Promise<{ id: number; key: string }> {
   const res = await t.http.post(api(t, '/space')).set('Authorization', t.adminAuth).send({ key, name });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // The creator gets read, create and administer in its space; they are removed again unless asked to keep
+  // them, so that these tests keep proving that administrators have no implicit view right.
+  if (!opts.keepCreatorGrants) {
+    const list = await t.http.get(api(t, `/space/${key}/permission`)).set('Authorization', t.adminAuth);
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    for (const p of list.body.results as { id: number; subject: { type: string; identifier: string } }[]) {
+      if (p.subject.type !== 'user' || p.subject.identifier !== 'admin') continue;
+      const del = await t.http.delete(api(t, `/space/${key}/permission/${p.id}`)).set('Authorization', t.adminAuth);
+      expect(del.status).toBe(204);
+    }
+  }
   for (const group of readers.groups ?? []) await grantSpace(t, key, { group }, 'read');
   for (const user of readers.users ?? []) await grantSpace(t, key, { user }, 'read');
   for (const group of creators.groups ?? []) await grantSpace(t, key, { group }, 'create');

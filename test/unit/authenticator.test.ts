@@ -16,7 +16,7 @@ async function setup(changes: ChangeFeed = new LocalChangeFeed()) {
     findLogin: vi.fn(async () => ({ user: { ...profile, passwordHash }, failures: 0, lockedAt: null })),
     recordFailure: vi.fn(async () => 1),
     clearFailures: vi.fn(async () => undefined),
-    findToken: vi.fn(async (h: string) => (h === hashToken('tok') ? { tokenId: 7, expiresAt: null, lastUsedAt: new Date(), user: profile } : undefined)),
+    findToken: vi.fn(async (h: string) => (h === hashToken('tok') ? { tokenId: 7, scope: 'write' as const, expiresAt: null, lastUsedAt: new Date(), user: profile } : undefined)),
     touchToken: vi.fn(async () => undefined),
     countLocked: vi.fn(async () => 0),
   } satisfies AuthStore;

@@ -7,6 +7,7 @@ import { optionsOperations } from '../options/options.openapi.ts';
 import { defaultsOperations } from '../defaults/defaults.openapi.ts';
 import { settingsOperations } from '../settings/settings.openapi.ts';
 import { healthOperations } from '../health/health.openapi.ts';
+import { maintenanceOperations } from '../maintenance/maintenance.openapi.ts';
 import { API_SPECIFICATION_PATH, EARLIER_SPECIFICATION_PATH } from './description.paths.ts';
 
 const TAG = 'Description';
@@ -39,13 +40,14 @@ export function fieldeditorApi(bases: readonly string[]): ApiDescription {
       { name: 'User: fields and contexts', description: 'What the caller may edit (a grant)' },
       { name: 'User: options', description: 'Options and child options (a grant on the field or context)' },
       { name: 'User: default values', description: 'Default values (a grant)' },
+      { name: 'Admin: maintenance', description: 'Jobs, operations and the event log (administrators)' },
       { name: 'Health', description: 'No user needed' },
       { name: TAG, description: 'This document (administrators)' },
     ],
     groups: [
       {
         errors: FIELDEDITOR_ERRORS,
-        operations: [...grantsOperations, ...fieldsOperations, ...settingsOperations, ...optionsOperations, ...defaultsOperations, ...healthOperations, ...descriptionOperations],
+        operations: [...grantsOperations, ...fieldsOperations, ...settingsOperations, ...optionsOperations, ...defaultsOperations, ...healthOperations, ...maintenanceOperations, ...descriptionOperations],
       },
     ],
   };

@@ -14,6 +14,8 @@ export interface AuthUser {
   isSystemAdmin: boolean;
   /** How this request proved who it is. */
   via: 'basic' | 'bearer';
+  /** A read-scoped token: the request may only be a GET or HEAD (enforced in authenticate.ts). */
+  readOnly: boolean;
 }
 
 declare global {
@@ -28,7 +30,7 @@ declare global {
 export const isAdministrator = (u: Pick<AuthUser, 'isAdmin' | 'isSystemAdmin'>): boolean => u.isAdmin || u.isSystemAdmin;
 
 /** The user as the directory holds it, without the way of authentication. */
-export type DirectoryUser = Omit<AuthUser, 'via'>;
+export type DirectoryUser = Omit<AuthUser, 'via' | 'readOnly'>;
 
 /** What the authenticator needs from the directory (implemented by directory/auth-store.repository.ts). */
 export interface LoginRecord {
@@ -39,6 +41,7 @@ export interface LoginRecord {
 
 export interface TokenRecord {
   tokenId: number;
+  scope: 'read' | 'write';
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   user: DirectoryUser;

@@ -44,6 +44,12 @@ export const authenticationFailed = (reason: 'failed' | 'denied', lockoutMinutes
     },
   );
 
+/** 403 for a read-scoped token on a method other than GET or HEAD, in whichever API's shape. */
+export const readOnlyToken = () =>
+  new AppError(403, 'READ_ONLY_TOKEN', 'This personal access token is read-only: it may only be used for GET and HEAD requests.');
+
+const mayUse = (user: Express.User, method: string) => !user.readOnly || method === 'GET' || method === 'HEAD';
+
 /**
  * Builds the middleware every API runs first. No Authorization header: the request goes on anonymously
  * (guards decide). A header that is malformed, wrong, expired or locked: 401 at once, whatever the route.
@@ -70,13 +76,13 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
     const known = strategy.cached(header, req);
     if (known) {
       req.user = known;
-      return next();
+      return next(mayUse(known, req.method) ? undefined : readOnlyToken());
     }
     runStrategy(strategy, req, (err, outcome) => {
       if (err || !outcome) return next(err ?? new Error('authentication strategy gave no answer'));
       if (!outcome.ok) return next(authenticationFailed(outcome.reason, authenticator.lockoutMinutes));
       req.user = outcome.user;
-      next();
+      next(mayUse(outcome.user, req.method) ? undefined : readOnlyToken());
     });
   };
 }

@@ -74,8 +74,9 @@ export class Authenticator {
   private async basic({ username, password }: BasicCredentials, key: string, cached: BasicEntry | undefined): Promise<AuthOutcome> {
     const { store, hasher, maxAttempts, changes } = this.opts;
     // A name no account can have is refused after the same slow hash, but never stored: otherwise every
-    // request with a new 60 KB name would add a 60 KB row of failed logins.
-    if (username.length > MAX_USERNAME_LENGTH) {
+    // request with a new 60 KB name would add a 60 KB row of failed logins. The lookup key is the lower-case
+    // name, which can be longer than the name itself (200 × 'İ' becomes 400 characters), so both count.
+    if (username.length > MAX_USERNAME_LENGTH || username.toLowerCase().length > MAX_USERNAME_LENGTH) {
       await hasher.burn(password);
       return { ok: false, reason: 'failed' };
     }
@@ -119,7 +120,7 @@ export class Authenticator {
         return { ok: false, reason: 'failed' };
       }
       entry = this.cache.bearer.set(tokenHash, {
-        user: asAuthUser(record.user, 'bearer'),
+        user: asAuthUser(record.user, 'bearer', record.scope === 'read'),
         tokenId: record.tokenId,
         tokenExpiresAt: record.expiresAt,
         lastUsedAt: record.lastUsedAt,
@@ -156,6 +157,6 @@ export class Authenticator {
 }
 
 /** The request user of a cache entry: frozen, because every request it authenticates shares it. */
-function asAuthUser(user: DirectoryUser, via: AuthUser['via']): AuthUser {
-  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via });
+function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false): AuthUser {
+  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via, readOnly });
 }

@@ -8,11 +8,15 @@ import { normalizeError } from './normalize-error.ts';
  */
 export type ErrorRenderer = (err: AppError, req: Request, res: Response) => void;
 
-/** Error middleware for one router: log unexpected errors with the request id, then render. */
-export function createErrorHandler(render: ErrorRenderer): ErrorRequestHandler {
+/**
+ * Error middleware for one router: log unexpected errors with the request id, then render. `badInput`
+ * replaces 400s for an API that documents another status for bad input (see ApiMount).
+ */
+export function createErrorHandler(render: ErrorRenderer, badInput?: (err: AppError) => AppError): ErrorRequestHandler {
   return (raw, req, res, next) => {
     if (res.headersSent) return next(raw);
-    const err = normalizeError(raw);
+    const normalized = normalizeError(raw);
+    const err = badInput && normalized.status === 400 ? badInput(normalized) : normalized;
     if (err.status >= 500) {
       // The request line logs it (see request-logger.ts); the body never carries it.
       res.err = err.cause ?? raw;
