@@ -6,6 +6,7 @@ import * as m20261121143000 from './20261121143000_fieldeditor_grants.ts';
 import * as m20261121144000 from './20261121144000_fieldeditor_options.ts';
 import * as m20261121145500 from './20261121145500_wiki_read_restricted.ts';
 import * as m20261123090000 from './20261123090000_fieldeditor_orphan_grants.ts';
+import * as m20261123130000 from './20261123130000_web_sessions.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -19,4 +20,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261121144000_fieldeditor_options': m20261121144000,
   '20261121145500_wiki_read_restricted': m20261121145500,
   '20261123090000_fieldeditor_orphan_grants': m20261123090000,
+  '20261123130000_web_sessions': m20261123130000,
 };

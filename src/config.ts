@@ -56,6 +56,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
   SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  SESSION_IDLE_MINUTES: intFrom('SESSION_IDLE_MINUTES', 30, 1, 525_600),
+  SESSION_MAX_HOURS: intFrom('SESSION_MAX_HOURS', 12, 1, 8_760),
 });
 
 export type Config = Readonly<{
@@ -79,6 +81,10 @@ export type Config = Readonly<{
   logLevel: string;
   dbPoolMax: number;
   shutdownGraceMs: number;
+  /** A web session unused for this long ends. */
+  sessionIdleMinutes: number;
+  /** A web session ends this long after sign-in, used or not. */
+  sessionMaxHours: number;
 }>;
 
 export class ConfigError extends StartupError {}
@@ -122,5 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dbPoolMax: e.DB_POOL_MAX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
   });
 }

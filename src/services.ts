@@ -20,6 +20,9 @@ import type { CodeblocksService } from './codeblocks/download.service.ts';
 import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
 import { codeboxIndexer } from './codeblocks/codebox-indexer.ts';
 import { createFieldeditor, fieldeditorImports, type Fieldeditor } from './fieldeditor/fieldeditor.module.ts';
+import type { SessionsService } from './web/sessions/sessions.service.ts';
+import { createSessionsService } from './web/web.module.ts';
+import { createSessionResolver } from './web/sessions/session-resolver.ts';
 
 /**
  * The composition root: every service of the process (or of one test), built once from the config and an
@@ -42,6 +45,8 @@ export interface AppServices {
   fieldeditor: Fieldeditor;
   /** The parts of the `import FILE` document, in the order they run. */
   importParts: readonly ImportPart[];
+  /** Sign-in sessions of the web interface (the third credential, after Basic and Bearer). */
+  sessions: SessionsService;
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
@@ -58,6 +63,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const directory = new DirectoryService(db.knex, hasher, events, db.changes);
   const indexers = new ContentIndexers();
   indexers.register(codeboxIndexer);
+  const sessions = createSessionsService(config, db, authenticator, log);
   return {
     config,
     db,
@@ -65,7 +71,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     events,
     hasher,
     authenticator,
-    authenticate: createAuthenticate(authenticator),
+    authenticate: createAuthenticate(authenticator, createSessionResolver(sessions)),
     directory,
     tokens: new TokensService(db.knex, db.changes),
     wiki: createWikiServices(db.knex, db.changes, indexers),
@@ -73,5 +79,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     codeblocks: createCodeblocksService(config, db, log),
     fieldeditor: createFieldeditor({ db, events, baseUrl: config.baseUrl, directoryHooks: directory.hooks }),
     importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
+    sessions,
   };
 }
