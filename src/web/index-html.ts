@@ -2,10 +2,11 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 
 /**
  * The one page of the interface. Assets are addressed under the context path; the client reads that path
- * from `data-context-path` to build its REST URLs. No inline script (the Content-Security-Policy forbids it),
+ * from `data-context-path` to build its REST URLs. `data-signed-in` tells it whether the request carried a
+ * live session, so a signed-out visitor gets the sign-in form without a request that would answer 401. No inline script (the Content-Security-Policy forbids it),
  * and an empty icon so the browser does not ask for /favicon.ico.
  */
-export function renderIndexHtml(contextPath: string): string {
+export function renderIndexHtml(contextPath: string, signedIn: boolean): string {
   const cp = escapeAttr(contextPath);
   return `<!doctype html>
 <html lang="en">
@@ -17,7 +18,7 @@ export function renderIndexHtml(contextPath: string): string {
 <link rel="stylesheet" href="${cp}/web/app.css">
 <script type="module" src="${cp}/web/app.js"></script>
 </head>
-<body data-context-path="${cp}">
+<body data-context-path="${cp}"${signedIn ? ' data-signed-in="true"' : ''}>
 <div id="app"></div>
 </body>
 </html>

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
 import type { Logger } from '../platform/log/logger.ts';
 import { renderIndexHtml } from './index-html.ts';
 
@@ -27,19 +27,21 @@ const SECURITY_HEADERS: Record<string, string> = {
  * The web interface: its page at the root of the context path and its built assets under `/web/`. The page is
  * public (it holds no data); everything it shows comes from the REST endpoints with the session cookie.
  */
-export function createStaticRouter(deps: { contextPath: string; log: Logger; assetDir?: string }): Router {
+export function createStaticRouter(deps: { contextPath: string; log: Logger; hasLiveSession: (req: Request) => Promise<boolean>; assetDir?: string }): Router {
   const r = Router();
   const dir = deps.assetDir ?? findAssetDir();
   if (!dir) deps.log.warn('the web interface is not built (no dist/web/app.js): run npm run build');
-  const html = renderIndexHtml(deps.contextPath);
+  const pages = { in: renderIndexHtml(deps.contextPath, true), out: renderIndexHtml(deps.contextPath, false) };
 
-  r.get('/', (_req, res) => {
+  r.get('/', async (req, res) => {
     res.set(SECURITY_HEADERS);
     if (!dir) {
       res.status(503).type('text/plain; charset=utf-8').send('The web interface is not built: run npm run build.\n');
       return;
     }
-    res.set('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    const signedIn = await deps.hasLiveSession(req);
+    // The page differs with the cookie: never cached, by the browser or by anything in between.
+    res.set('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(signedIn ? pages.in : pages.out);
   });
 
   if (dir) {

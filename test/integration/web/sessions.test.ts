@@ -105,6 +105,15 @@ describe('web sessions over REST', () => {
     expect(Object.keys(res.body.errors)).toContain(field);
   });
 
+  it('leaves out the Basic challenge on 401s to a page script (X-Requested-With), so browsers open no login dialog', async () => {
+    for (const path of [MYSELF, SESSION, '/rest/trackercustomfieldeditorplugin/1/user/customfields', '/rest/api/space/DEMO']) {
+      const plain = await t.http.get(path).expect(401);
+      expect(plain.headers['www-authenticate']).toBeDefined();
+      const script = await t.http.get(path).set('X-Requested-With', 'XMLHttpRequest').expect(401);
+      expect(script.headers['www-authenticate']).toBeUndefined();
+    }
+  });
+
   it('answers 401 to GET and DELETE without a session', async () => {
     await t.http.get(SESSION).expect(401);
     await t.http.delete(SESSION).set(NO_CHECK).expect(401);
