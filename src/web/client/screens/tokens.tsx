@@ -32,6 +32,7 @@ export function TokensScreen({ me }: { me: Me }) {
 
   const create = async (e: Event) => {
     e.preventDefault();
+    setCreated(undefined);
     try {
       const body: Record<string, unknown> = { name };
       if (days.trim() !== '') body.expirationDuration = Number(days);
