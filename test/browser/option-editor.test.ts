@@ -169,6 +169,8 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
 
   it('shows child options nested in their parent row, adds one, and sets a cascading default', async () => {
     await openField(10002);
+    // The address says `default`; the choice shows the default context by its id.
+    expect(await page.getByTestId('context-select').inputValue()).toBe('10102');
     await row(10030).getByRole('button', { name: 'Children' }).click();
     const nested = row(10030).locator('[data-testid="option-row"][data-option-id="10031"]');
     await nested.waitFor();

@@ -27,6 +27,11 @@ interface Block {
 }
 
 const CB = '/rest/advancedcodeblocks/1';
+const KIND_LABELS: Record<string, string> = {
+  'advanced-codeblock-macro': 'sections and a template',
+  'advanced-single-codeblock-macro': 'single block',
+  'advanced-remote-codeblock-macro': 'remote template',
+};
 
 /** Spaces → content → code boxes of one content, with every block shown, downloadable and as curl lines. */
 export function CodeboxesScreen({ me, spaceKey, contentId }: { me: Me; spaceKey?: string; contentId?: string }) {
@@ -158,7 +163,7 @@ function CodeBox({ me, contentId, macro, index }: { me: Me; contentId: string; m
   return (
     <article class="card codebox" aria-label={`Code box ${index}`} data-testid="codebox" data-macro-id={macro.macroId}>
       <h2>
-        Code box {index} <span class="muted">· {macro.kind.replace(/^advanced-|-macro$/g, '')}</span>
+        Code box {index} <span class="muted">· {KIND_LABELS[macro.kind] ?? macro.kind}</span>
       </h2>
       <ErrorMessage error={error} />
       {!blocks && !error && <Loading />}

@@ -30,10 +30,10 @@ export function FieldScreen({ fieldId, contextId }: { fieldId: string; contextId
           key={chosen}
           fieldId={fieldId}
           contextId={chosen}
-          picker={
+          picker={(actualId) => (
             <label class="inline">
               Context
-              <select data-testid="context-select" value={chosen} onChange={(e) => go('fields', fieldId, e.currentTarget.value)}>
+              <select data-testid="context-select" value={String(actualId)} onChange={(e) => go('fields', fieldId, e.currentTarget.value)}>
                 {contexts.map((c) => (
                   <option key={c.contextId} value={String(c.contextId)}>
                     {c.contextName}
@@ -41,14 +41,15 @@ export function FieldScreen({ fieldId, contextId }: { fieldId: string; contextId
                 ))}
               </select>
             </label>
-          }
+          )}
         />
       )}
     </section>
   );
 }
 
-function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; contextId: string; picker: JSX.Element }) {
+/** `picker` renders the context choice for the context's real id (the address may say `default`). */
+function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; contextId: string; picker: (actualId: string) => JSX.Element }) {
   const [view, setView] = useState<ContextView>();
   const [error, setError] = useState<string>();
   // Raised after every change of the top-level list, so the default editor re-reads its choices.
@@ -63,7 +64,7 @@ function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; context
 
   if (error) return (
       <>
-        {picker}
+        {picker(contextId)}
         <ErrorMessage error={error} />
       </>
     );
@@ -75,7 +76,7 @@ function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; context
       <h1 id="field-title">
         {view.fieldName}
       </h1>
-      {picker}
+      {picker(String(view.context.contextId))}
       {!canDelete && <p class="notice">Only administrators may delete options of this field.</p>}
       <div class="editor">
         <div class="editor-main">

@@ -109,7 +109,7 @@ export function TokensScreen({ me }: { me: Me }) {
             <tr>
               <th scope="col">Name</th>
               {hasScopes && <th scope="col">Rights</th>}
-              <th scope="col">Created</th>
+              <th scope="col" class="wide">Created</th>
               <th scope="col">Expires</th>
               <th scope="col" class="wide">Last used</th>
               <th scope="col">
@@ -122,7 +122,7 @@ export function TokensScreen({ me }: { me: Me }) {
               <tr key={t.id} data-testid="token-row" data-token-id={t.id}>
                 <td>{t.name}</td>
                 {hasScopes && <td>{t.scope === 'read' ? 'read only' : 'read and write'}</td>}
-                <td>{when(t.createdAt)}</td>
+                <td class="wide">{when(t.createdAt)}</td>
                 <td>{t.expiringAt ? when(t.expiringAt) : 'never'}</td>
                 <td class="wide">{when(t.lastAccessedAt)}</td>
                 <td>
