@@ -146,7 +146,12 @@ function ContextForm({ base, data, context, onSaved }: { base: string; data: Loa
       if (context) await api('PUT', `${base}/contexts/${context.contextId}`, body);
       else await api('POST', `${base}/contexts`, body);
       setError(undefined);
-      if (!context) (setName(''), setDescription(''), setProjects([]), setIssueTypes([]));
+      if (!context) {
+        setName('');
+        setDescription('');
+        setProjects([]);
+        setIssueTypes([]);
+      }
       onSaved();
     } catch (err) {
       setError(errorText(err));

@@ -182,7 +182,10 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
             onInput={(e) => setDraft(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') void rename();
-              if (e.key === 'Escape') (setEditing(false), setDraft(item.optionvalue));
+              if (e.key === 'Escape') {
+                setEditing(false);
+                setDraft(item.optionvalue);
+              }
             }}
           />
         ) : (
