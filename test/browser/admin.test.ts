@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
 
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 
@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)('administration in the browser', () => {
     w = await openPage(browser);
     page = w.page;
     await signInThroughForm(page, app.url, 'admin', 'admin-secret');
-  });
+  }, BROWSER_SETUP_MS);
   afterAll(async () => {
     await browser?.close();
     await app?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp } from '../helpers/browser.ts';
+import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp } from '../helpers/browser.ts';
 import { uniq } from '../helpers/tracker-fixtures.ts';
 
 describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () => {
@@ -8,7 +8,7 @@ describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () 
   let browser: Browser;
   beforeAll(async () => {
     [app, browser] = await Promise.all([startWebApp({ MAX_AUTH_ATTEMPTS: '3' }), launchBrowser()]);
-  });
+  }, BROWSER_SETUP_MS);
   afterAll(async () => {
     await browser?.close();
     await app?.close();
@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('the interface under a context path', () => {
   let browser: Browser;
   beforeAll(async () => {
     [app, browser] = await Promise.all([startWebApp({}, '/tracker'), launchBrowser()]);
-  });
+  }, BROWSER_SETUP_MS);
   afterAll(async () => {
     await browser?.close();
     await app?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
 import { basic } from '../helpers/test-app.ts';
 
 const ALICE = basic('alice', 'alice');
@@ -18,7 +18,7 @@ describe.skipIf(!hasChromium)('access tokens and code boxes in the browser (alic
     w = await openPage(browser);
     page = w.page;
     await signInThroughForm(page, app.url, 'alice', 'alice');
-  });
+  }, BROWSER_SETUP_MS);
   afterAll(async () => {
     await browser?.close();
     await app?.close();

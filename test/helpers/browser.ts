@@ -92,3 +92,6 @@ export async function textOf(locator: import('playwright-core').Locator): Promis
   await locator.first().waitFor();
   return (await locator.first().textContent()) ?? '';
 }
+
+/** Time allowed for a browser test file's setup (a demo database, the app and chromium) on a busy machine. */
+export const BROWSER_SETUP_MS = 180_000;
