@@ -7,7 +7,8 @@ import { renderIndexHtml } from './index-html.ts';
 /** Where `npm run build` puts the interface: next to the server bundle (dist/web), or dist/web from src/web. */
 export function findAssetDir(): string | undefined {
   const here = import.meta.dirname;
-  const candidates = [path.join(here, 'web'), path.resolve(here, '../../dist/web')];
+  // dist/main.mjs, a chunk under dist/chunks/, or src/web/ when run from source.
+  const candidates = [path.join(here, 'web'), path.resolve(here, '../web'), path.resolve(here, '../../dist/web')];
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'app.js')));
 }
 

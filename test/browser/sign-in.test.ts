@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp } from '../helpers/browser.ts';
-import { uniq } from '../helpers/tracker-fixtures.ts';
+import { uniq } from '../helpers/test-app.ts';
 
 describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () => {
   let app: WebApp;

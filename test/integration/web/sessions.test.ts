@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
-import { uniq } from '../../helpers/tracker-fixtures.ts';
+import { uniq } from '../../helpers/test-app.ts';
 
 const SESSION = '/rest/auth/1/session';
 const MYSELF = '/rest/api/2/myself';
