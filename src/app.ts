@@ -19,6 +19,7 @@ import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
 import { createTrackerRouter } from './tracker/tracker.routes.ts';
 import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
 import { createFieldeditorPublicRouters, createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.module.ts';
+import { mountWeb } from './web/web.module.ts';
 
 /**
  * The Express application: shared middleware, then one mount per API, each with its own error format.
@@ -77,6 +78,9 @@ export function createApp(services: AppServices): Express {
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
   mountCodeblocks(root, services.authenticate, { config: services.config, codeblocks: services.codeblocks, changes: services.db.changes });
+
+  // The web interface: sign-in sessions, and its page at the root of the context path.
+  mountWeb(root, services.authenticate, { config: services.config, sessions: services.sessions, log: services.log });
 
   if (root !== app) app.use(services.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));

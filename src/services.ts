@@ -22,6 +22,9 @@ import { codeboxIndexer } from './codeblocks/codebox-indexer.ts';
 import { createFieldeditor, fieldeditorImports, type Fieldeditor } from './fieldeditor/fieldeditor.module.ts';
 import { Metrics } from './platform/metrics/metrics.ts';
 import { JobRunner } from './platform/jobs/job-runner.ts';
+import type { SessionsService } from './web/sessions/sessions.service.ts';
+import { createSessionsService } from './web/web.module.ts';
+import { createSessionResolver } from './web/sessions/session-resolver.ts';
 
 /**
  * The composition root: every service of the process (or of one test), built once from the config and an
@@ -48,6 +51,8 @@ export interface AppServices {
   importParts: readonly ImportPart[];
   /** Prometheus metrics; undefined while they are off (no METRICS_TOKEN and no METRICS_PORT). */
   metrics: Metrics | undefined;
+  /** Sign-in sessions of the web interface (the third credential, after Basic and Bearer). */
+  sessions: SessionsService;
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
@@ -65,6 +70,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const indexers = new ContentIndexers();
   indexers.register(codeboxIndexer);
   const jobs = new JobRunner(db.knex, log, config.jobs);
+  const sessions = createSessionsService(config, db, authenticator, log);
   return {
     config,
     db,
@@ -72,7 +78,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     events,
     hasher,
     authenticator,
-    authenticate: createAuthenticate(authenticator),
+    authenticate: createAuthenticate(authenticator, createSessionResolver(sessions)),
     directory,
     tokens: new TokensService(db.knex, db.changes),
     wiki: createWikiServices(db.knex, db.changes, indexers),
@@ -93,5 +99,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     jobs,
     importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
     metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator }) : undefined,
+    sessions,
   };
 }

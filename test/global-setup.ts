@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb, migrateLatest } from '../src/platform/db/knex.ts';
+import { buildClient } from '../src/web/build-client.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,7 +58,8 @@ async function dropRunDatabases(url: string): Promise<void> {
 
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
-  const [template, pgTemplate] = await Promise.all([buildPgliteTemplate(), url ? buildPgTemplate(url) : Promise.resolve('')]);
+  // The web interface is built here too, so the browser tests (and GET /) serve what the source says on a fresh clone.
+  const [template, pgTemplate] = await Promise.all([buildPgliteTemplate(), url ? buildPgTemplate(url) : Promise.resolve(''), buildClient()]);
   project.provide('pgliteTemplate', template);
   project.provide('pgTemplateDb', pgTemplate);
   return async () => {

@@ -15,7 +15,9 @@ export const EXPLORER_PATH = '/docs';
 export const UNDOCUMENTED_ROUTES: readonly { path: string; why: string }[] = [
   { path: EXPLORER_PATH, why: 'the explorer: a web page and its assets, not an API' },
   { path: '/metrics', why: 'the Prometheus exposition: its own text format, behind its own token or port' },
+  { path: '/', why: 'the web interface: its page (assets are static files), not an API' },
 ];
 
 /** True for a path at or below one of UNDOCUMENTED_ROUTES. */
-export const isUndocumentedRoute = (path: string) => UNDOCUMENTED_ROUTES.some((u) => path === u.path || path.startsWith(`${u.path}/`));
+export const isUndocumentedRoute = (path: string) =>
+  UNDOCUMENTED_ROUTES.some((u) => path === u.path || (u.path !== '/' && path.startsWith(`${u.path}/`)));

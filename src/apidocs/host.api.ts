@@ -5,6 +5,7 @@ import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
 import { directoryOperations } from '../directory/directory.openapi.ts';
 import { trackerOperations } from '../tracker/tracker.openapi.ts';
 import { WIKI_ERRORS, wikiOperations } from '../wiki/wiki.openapi.ts';
+import { sessionOperations } from '../web/sessions/session.openapi.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
 
 const OPERATIONS = 'Operations';
@@ -41,10 +42,11 @@ export const hostApi: ApiDescription = {
     { name: 'Wiki: spaces', description: 'Confluence-style, under /rest/api' },
     { name: 'Wiki: content and restrictions', description: 'Confluence-style, under /rest/api' },
     { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2' },
+    { name: 'Sessions', description: 'Sign-in sessions of the web interface (the JSESSIONID cookie), under /rest/auth/1' },
     { name: OPERATIONS, description: 'Health check and API descriptions (no user needed)' },
   ],
   groups: [
-    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerOperations] },
+    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerOperations, ...sessionOperations] },
     { errors: WIKI_ERRORS, operations: wikiOperations },
     { errors: {}, operations: platformOperations },
   ],

@@ -3,10 +3,10 @@ import type { AuthStore, DirectoryUser, LoginRecord, TokenRecord } from '../plat
 import { BUILTIN_GROUPS } from './groups.repository.ts';
 
 /** The user's group names, sorted, computed in the same query as the login lookup. */
-const GROUPS_OF_U = `coalesce((select array_agg(g.name order by g.name_key) from group_members gm
+export const GROUPS_OF_U = `coalesce((select array_agg(g.name order by g.name_key) from group_members gm
   join groups g on g.id = gm.group_id where gm.user_id = u.id), '{}') as group_names`;
 
-interface UserColumns {
+export interface UserColumns {
   id: number;
   name: string;
   display_name: string;
@@ -15,7 +15,7 @@ interface UserColumns {
   group_names: string[];
 }
 
-function toDirectoryUser(row: UserColumns): DirectoryUser {
+export function toDirectoryUser(row: UserColumns): DirectoryUser {
   const groups = row.group_names;
   const isSystemAdmin = groups.includes(BUILTIN_GROUPS.systemAdministrators);
   return {

@@ -13,7 +13,7 @@ export interface AuthUser {
   isAdmin: boolean;
   isSystemAdmin: boolean;
   /** How this request proved who it is. */
-  via: 'basic' | 'bearer';
+  via: 'basic' | 'bearer' | 'session';
   /** A read-scoped token: the request may only be a GET or HEAD (enforced in authenticate.ts). */
   readOnly: boolean;
 }

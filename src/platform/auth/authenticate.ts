@@ -1,6 +1,13 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error.ts';
 import type { Authenticator } from './authenticator.ts';
+import type { AuthUser } from './auth-user.ts';
+
+/**
+ * The third credential, after Basic and Bearer: a sign-in session found from the request's cookies. Answers
+ * the user, or undefined when there is no live session; rejects (e.g. with a 403) to refuse the request.
+ */
+export type SessionResolver = (req: Request) => Promise<AuthUser | undefined>;
 import { BasicHeaderStrategy, BearerHeaderStrategy, runStrategy } from './strategies.ts';
 
 export const LOGIN_REASON_HEADER = 'X-Seraph-LoginReason';
@@ -51,11 +58,11 @@ export const readOnlyToken = () =>
 const mayUse = (user: Express.User, method: string) => !user.readOnly || method === 'GET' || method === 'HEAD';
 
 /**
- * Builds the middleware every API runs first. No Authorization header: the request goes on anonymously
- * (guards decide). A header that is malformed, wrong, expired or locked: 401 at once, whatever the route.
+ * Builds the middleware every API runs first. No Authorization header: the session cookie, if any, else
+ * the request goes on anonymously (guards decide). A header that is malformed, wrong, expired or locked: 401 at once, whatever the route.
  * The strategy of the header's scheme runs; an unknown scheme is a failed login.
  */
-export function createAuthenticate(authenticator: Authenticator): RequestHandler {
+export function createAuthenticate(authenticator: Authenticator, resolveSession?: SessionResolver): RequestHandler {
   const basic = new BasicHeaderStrategy(authenticator);
   const bearer = new BearerHeaderStrategy(authenticator);
 
@@ -68,7 +75,15 @@ export function createAuthenticate(authenticator: Authenticator): RequestHandler
       );
     }
     const header = req.headers.authorization;
-    if (header === undefined) return next();
+    if (header === undefined) {
+      // Cookies are looked at only without an Authorization header, so Basic and Bearer pay nothing for sessions.
+      if (resolveSession === undefined || req.headers.cookie === undefined) return next();
+      resolveSession(req).then((user) => {
+        if (user) req.user = user;
+        next();
+      }, next);
+      return;
+    }
     const strategy = /^bearer /i.test(header) ? bearer : /^basic /i.test(header) ? basic : undefined;
     if (!strategy) return next(authenticationFailed('failed'));
     // The hot path: a credential verified shortly before is answered from memory, without the strategy

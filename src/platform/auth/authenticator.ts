@@ -8,6 +8,11 @@ import { hashToken } from './tokens.ts';
 
 export type AuthOutcome = { ok: true; user: AuthUser } | { ok: false; reason: 'failed' | 'denied' };
 
+/** A verified password, with what a sign-in session records: the stored hash and the failures before it. */
+export type PasswordOutcome =
+  | { ok: true; user: AuthUser; passwordHash: string; priorFailures: number }
+  | { ok: false; reason: 'failed' | 'denied' };
+
 /** Topic of the change feed for anything that can change who may log in or with which rights. */
 export const DIRECTORY_TOPIC = 'directory';
 
@@ -71,7 +76,15 @@ export class Authenticator {
     return outcome;
   }
 
-  private async basic({ username, password }: BasicCredentials, key: string, cached: BasicEntry | undefined): Promise<AuthOutcome> {
+  /**
+   * A username and password from a sign-in form: exactly the rules of Basic (lockout, counting, the same
+   * answer for an unknown name and a wrong password), always with the slow hash, and nothing is cached.
+   */
+  async password(username: string, password: string): Promise<PasswordOutcome> {
+    return this.basic({ username, password }, undefined, undefined);
+  }
+
+  private async basic({ username, password }: BasicCredentials, key: string | undefined, cached: BasicEntry | undefined): Promise<PasswordOutcome> {
     const { store, hasher, maxAttempts, changes } = this.opts;
     // A name no account can have is refused after the same slow hash, but never stored: otherwise every
     // request with a new 60 KB name would add a 60 KB row of failed logins. The lookup key is the lower-case
@@ -100,8 +113,8 @@ export class Authenticator {
     if (login.failures > 0) await store.clearFailures(username);
     const { passwordHash, ...profile } = user;
     const authUser = asAuthUser(profile, 'basic');
-    this.cache.basic.set(key, { user: authUser, storedHash: passwordHash });
-    return { ok: true, user: authUser };
+    if (key !== undefined) this.cache.basic.set(key, { user: authUser, storedHash: passwordHash });
+    return { ok: true, user: authUser, passwordHash, priorFailures: login.failures };
   }
 
   /** The user of a token found in the cache and still valid, without any I/O; undefined when it must be looked up. */
@@ -157,6 +170,6 @@ export class Authenticator {
 }
 
 /** The request user of a cache entry: frozen, because every request it authenticates shares it. */
-function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false): AuthUser {
+export function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false): AuthUser {
   return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via, readOnly });
 }

@@ -22,9 +22,22 @@ export function createErrorHandler(render: ErrorRenderer, badInput?: (err: AppEr
       res.err = err.cause ?? raw;
     }
     res.status(err.status);
-    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    const quiet = isScriptRequest(req);
+    for (const [name, value] of Object.entries(err.headers)) {
+      if (quiet && name.toLowerCase() === 'www-authenticate') continue;
+      res.setHeader(name, value);
+    }
     render(err, req, res);
   };
+}
+
+/**
+ * A request made by a page's script (`X-Requested-With: XMLHttpRequest`, as the web interface sends). Its 401
+ * carries no `WWW-Authenticate` challenge: browsers answer a Basic challenge to a script's request with their
+ * own login dialog (and hold the request until it is closed), instead of letting the page show its sign-in form.
+ */
+export function isScriptRequest(req: Request): boolean {
+  return req.headers['x-requested-with'] === 'XMLHttpRequest';
 }
 
 /** Last route of a router: anything unmatched is a 404 in the router's own format. */

@@ -1,0 +1,207 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, apiText, baseUrl, contextPath, errorText, qs } from '../api.ts';
+import { codeboxMacros, type MacroRef } from '../codebox-macros.ts';
+import { go, href } from '../router.ts';
+import type { Me } from '../session.ts';
+import { CopyLine, ErrorMessage, Loading } from '../ui.tsx';
+
+interface Paged<T> {
+  results: T[];
+  size: number;
+}
+interface Space {
+  key: string;
+  name: string;
+}
+interface Content {
+  id: string | number;
+  type: string;
+  title: string;
+  space?: { key: string };
+  body?: { storage?: { value: string } };
+}
+interface Block {
+  key: string;
+  name: string;
+  download: string;
+}
+
+const CB = '/rest/advancedcodeblocks/1';
+const KIND_LABELS: Record<string, string> = {
+  'advanced-codeblock-macro': 'sections and a template',
+  'advanced-single-codeblock-macro': 'single block',
+  'advanced-remote-codeblock-macro': 'remote template',
+};
+
+/** Spaces → content → code boxes of one content, with every block shown, downloadable and as curl lines. */
+export function CodeboxesScreen({ me, spaceKey, contentId }: { me: Me; spaceKey?: string; contentId?: string }) {
+  return (
+    <section aria-labelledby="codeboxes-title">
+      <p class="crumbs">
+        <a href={href('codeboxes')}>Spaces</a>
+        {spaceKey && spaceKey !== '-' && (
+          <>
+            {' › '}
+            <a href={href('codeboxes', spaceKey)}>{spaceKey}</a>
+          </>
+        )}
+      </p>
+      {contentId ? <ContentBoxes me={me} contentId={contentId} /> : spaceKey && spaceKey !== '-' ? <ContentList spaceKey={spaceKey} /> : <SpaceList />}
+    </section>
+  );
+}
+
+function OpenById() {
+  const [id, setId] = useState('');
+  return (
+    <form
+      class="inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (id.trim()) go('codeboxes', '-', id.trim());
+      }}
+    >
+      <label class="inline">
+        Open a page, blog post or comment by id
+        <input data-testid="content-id-input" inputMode="numeric" pattern="[0-9]+" value={id} onInput={(e) => setId(e.currentTarget.value)} />
+      </label>
+      <button type="submit">Open</button>
+    </form>
+  );
+}
+
+function SpaceList() {
+  const [spaces, setSpaces] = useState<Space[]>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<Paged<Space>>('GET', `/rest/api/space${qs({ limit: 100 })}`).then((p) => setSpaces(p.results), (e) => setError(errorText(e)));
+  }, []);
+  return (
+    <>
+      <h1 id="codeboxes-title">Code boxes</h1>
+      <OpenById />
+      <h2>Spaces you may read</h2>
+      <ErrorMessage error={error} />
+      {!spaces && !error && <Loading />}
+      {spaces && spaces.length === 0 && <p class="muted">No space is readable for you.</p>}
+      {spaces && (
+        <ul class="links">
+          {spaces.map((s) => (
+            <li key={s.key} data-testid="space-row" data-key={s.key}>
+              <a href={href('codeboxes', s.key)}>{s.name}</a> <span class="muted">{s.key}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function ContentList({ spaceKey }: { spaceKey: string }) {
+  const [content, setContent] = useState<Content[]>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<Paged<Content>>('GET', `/rest/api/content${qs({ spaceKey, limit: 100 })}`).then((p) => setContent(p.results), (e) => setError(errorText(e)));
+  }, [spaceKey]);
+  return (
+    <>
+      <h1 id="codeboxes-title">Content of {spaceKey}</h1>
+      <ErrorMessage error={error} />
+      {!content && !error && <Loading />}
+      {content && content.length === 0 && <p class="muted">Nothing here that you may view.</p>}
+      {content && (
+        <ul class="links">
+          {content.map((c) => (
+            <li key={c.id} data-testid="content-row" data-content-id={c.id}>
+              <a href={href('codeboxes', spaceKey, c.id)}>{c.title}</a> <span class="muted">{c.type}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function ContentBoxes({ me, contentId }: { me: Me; contentId: string }) {
+  const [content, setContent] = useState<Content>();
+  const [macros, setMacros] = useState<MacroRef[]>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<Content>('GET', `/rest/api/content/${encodeURIComponent(contentId)}?expand=body.storage,space`).then(
+      (c) => (setContent(c), setMacros(codeboxMacros(c.body?.storage?.value ?? ''))),
+      (e) => setError(errorText(e)),
+    );
+  }, [contentId]);
+  if (error) return <ErrorMessage error={error} />;
+  if (!content || !macros) return <Loading />;
+  return (
+    <>
+      <h1 id="codeboxes-title">
+        {content.title} <span class="muted">· {content.type}</span>
+      </h1>
+      {macros.length === 0 && <p class="muted">This {content.type} has no code boxes.</p>}
+      {macros.map((m, i) => (
+        <CodeBox key={m.macroId} me={me} contentId={contentId} macro={m} index={i + 1} />
+      ))}
+    </>
+  );
+}
+
+function CodeBox({ me, contentId, macro, index }: { me: Me; contentId: string; macro: MacroRef; index: number }) {
+  const [blocks, setBlocks] = useState<Block[]>();
+  const [error, setError] = useState<string>();
+  const params = { macroId: macro.macroId, contentId };
+  useEffect(() => {
+    api<{ codeBlocks: Block[] }>('GET', `${CB}/download_list/json${qs(params)}`).then((l) => setBlocks(l.codeBlocks), (e) => setError(errorText(e)));
+  }, [macro.macroId]);
+
+  const lines = (path: string) => [
+    { label: 'with your password (curl asks for it)', text: `curl -u ${me.name} '${baseUrl}${path}'` },
+    { label: 'with a token', text: `curl -H "Authorization: Bearer $TOKEN" '${baseUrl}${path}'` },
+  ];
+
+  return (
+    <article class="card codebox" aria-label={`Code box ${index}`} data-testid="codebox" data-macro-id={macro.macroId}>
+      <h2>
+        Code box {index} <span class="muted">· {KIND_LABELS[macro.kind] ?? macro.kind}</span>
+      </h2>
+      <ErrorMessage error={error} />
+      {!blocks && !error && <Loading />}
+      {blocks?.map((b) => (
+        <BlockView key={b.key} block={b} path={`${CB}/download_code/plain_text${qs({ key: b.key, ...params })}`} lines={lines} />
+      ))}
+      <details class="curl">
+        <summary>curl lines for the whole box (E2 XML, E3 JSON)</summary>
+        {[...lines(`${CB}/download_list/xml${qs(params)}`), ...lines(`${CB}/download_list/json${qs(params)}`)].map((l, i) => (
+          <CopyLine key={i} text={l.text} label={`${i < 2 ? 'E2' : 'E3'} ${l.label}`} />
+        ))}
+      </details>
+    </article>
+  );
+}
+
+function BlockView({ block, path, lines }: { block: Block; path: string; lines: (p: string) => { label: string; text: string }[] }) {
+  const [text, setText] = useState<string>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    apiText(path).then(setText, (e) => setError(errorText(e)));
+  }, [path]);
+  return (
+    <section class="block" data-testid="codebox-block" data-key={block.key}>
+      <div class="block-head">
+        <h3>{block.name}</h3>
+        <a class="button small" data-testid="codebox-download" href={contextPath + path} download={`${block.name}.txt`}>
+          Download
+        </a>
+      </div>
+      <ErrorMessage error={error} />
+      {text !== undefined && <pre tabIndex={0} aria-label={`Text of ${block.name}`}>{text}</pre>}
+      <details class="curl">
+        <summary>curl lines (E1)</summary>
+        {lines(path).map((l, i) => (
+          <CopyLine key={i} text={l.text} label={`E1 ${l.label}`} />
+        ))}
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,283 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorText } from '../api.ts';
+import { moveBody, type OptionPaths, type OptionRecord } from '../fieldeditor.ts';
+import { ErrorMessage, Loading } from '../ui.tsx';
+import { SortForm } from './sort-form.tsx';
+
+interface ListProps {
+  paths: OptionPaths;
+  /** null: the top-level list; otherwise the option whose children this list holds. */
+  parentId: number | null;
+  depth: number;
+  maxDepth: number;
+  canDelete: boolean;
+  /** Raised from outside (a sort of this list) to re-read it. */
+  version?: number;
+  onChanged?: () => void;
+}
+
+/** The option being dragged: drops are accepted only within its own list. */
+let dragging: { parentId: number | null; id: number } | undefined;
+
+/**
+ * One option list (top-level or the children of an option) and its add form. Every change goes through
+ * the REST endpoint and then re-reads the list, so what is shown is what the server holds.
+ */
+export function OptionList({ paths, parentId, depth, maxDepth, canDelete, version = 0, onChanged }: ListProps) {
+  const [items, setItems] = useState<OptionRecord[]>();
+  const [error, setError] = useState<string>();
+  const [tick, setTick] = useState(0);
+  // After a move by keyboard, the same button of the moved option gets the focus back.
+  const pendingFocus = useRef<{ id: number; testId: string } | undefined>(undefined);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    api<OptionRecord[]>('GET', paths.list(parentId)).then(
+      (list) => live && setItems([...list].sort((a, b) => a.sequence - b.sequence)),
+      (e) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [tick, version]);
+
+  useEffect(() => {
+    const want = pendingFocus.current;
+    if (!want || !listRef.current) return;
+    pendingFocus.current = undefined;
+    const row = listRef.current.querySelector<HTMLElement>(`:scope > li[data-option-id="${want.id}"]`);
+    const button = row?.querySelector<HTMLButtonElement>(`:scope > .row-main [data-testid="${want.testId}"]`);
+    (button && !button.disabled ? button : row?.querySelector<HTMLElement>(':scope > .row-main button:not([disabled])'))?.focus();
+  }, [items]);
+
+  const changed = () => {
+    setTick((t) => t + 1);
+    onChanged?.();
+  };
+
+  /** Runs one write; its refusal shows the API's message above the list. */
+  const write = async (fn: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await fn();
+      setError(undefined);
+      changed();
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    }
+  };
+
+  const move = (from: number, to: number, focusTestId?: string) => {
+    if (!items || to < 0 || to >= items.length || from === to) return;
+    const item = items[from]!;
+    if (focusTestId) pendingFocus.current = { id: item.id, testId: focusTestId };
+    void write(() => api('POST', `${paths.item(parentId, item.id)}/move`, moveBody(items.map((i) => i.id), from, to)));
+  };
+
+  if (!items) return error ? <ErrorMessage error={error} /> : <Loading />;
+  return (
+    <div class="option-list">
+      <ErrorMessage error={error} />
+      {items.length === 0 && <p class="muted">No options yet.</p>}
+      <ul ref={listRef} class="options" aria-label={parentId === null ? 'Options' : 'Child options'}>
+        {items.map((item, index) => (
+          <OptionRow
+            key={item.id}
+            item={item}
+            index={index}
+            count={items.length}
+            listProps={{ paths, parentId, depth, maxDepth, canDelete }}
+            write={write}
+            move={move}
+          />
+        ))}
+      </ul>
+      <AddForm path={paths.list(parentId)} onAdded={changed} label={parentId === null ? 'New option' : 'New child option'} />
+      {parentId !== null && items.length > 1 && (
+        <details class="child-sort">
+          <summary>Sort these child options</summary>
+          <SortForm path={`${paths.list(parentId)}/sort`} onSorted={changed} label="Sort child options" />
+        </details>
+      )}
+    </div>
+  );
+}
+
+interface RowProps {
+  item: OptionRecord;
+  index: number;
+  count: number;
+  listProps: Omit<ListProps, 'version' | 'onChanged'>;
+  write: (fn: () => Promise<unknown>) => Promise<boolean>;
+  move: (from: number, to: number, focusTestId?: string) => void;
+}
+
+function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
+  const { paths, parentId, depth, maxDepth, canDelete } = listProps;
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(item.optionvalue);
+  const [expanded, setExpanded] = useState(false);
+  const [dropTarget, setDropTarget] = useState(false);
+  const url = paths.item(parentId, item.id);
+  const mayHaveChildren = depth < maxDepth;
+
+  const rename = async () => {
+    if (draft.trim() === item.optionvalue) return setEditing(false);
+    if (await write(() => api('PUT', url, { optionvalue: draft }))) setEditing(false);
+  };
+
+  const remove = () => {
+    const what = mayHaveChildren ? `"${item.optionvalue}" and all its child options` : `"${item.optionvalue}"`;
+    if (confirm(`Delete ${what}? This cannot be undone.`)) void write(() => api('DELETE', url));
+  };
+
+  return (
+    <li
+      data-testid="option-row"
+      data-option-id={item.id}
+      class={`option${item.disabled ? ' disabled' : ''}${dropTarget ? ' drop-target' : ''}`}
+      onDragOver={(e) => {
+        if (dragging && dragging.parentId === parentId && dragging.id !== item.id) {
+          e.preventDefault();
+          e.stopPropagation();
+          setDropTarget(true);
+        }
+      }}
+      onDragLeave={() => setDropTarget(false)}
+      onDrop={(e) => {
+        setDropTarget(false);
+        const d = dragging;
+        if (!d || d.parentId !== parentId || d.id === item.id) return;
+        e.preventDefault();
+        e.stopPropagation();
+        const from = Number((e.currentTarget.parentElement?.querySelector(`:scope > li[data-option-id="${d.id}"]`) as HTMLElement | null)?.dataset.index);
+        if (Number.isInteger(from)) move(from, index);
+      }}
+      data-index={index}
+    >
+      <div class="row-main">
+        <span
+          class="handle"
+          draggable
+          title="Drag to move"
+          aria-hidden="true"
+          onDragStart={(e) => {
+            dragging = { parentId, id: item.id };
+            e.dataTransfer?.setData('text/plain', String(item.id));
+            if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
+          }}
+          onDragEnd={() => (dragging = undefined)}
+        >
+          ⠿
+        </span>
+        {editing ? (
+          <input
+            class="rename"
+            data-testid="option-rename-input"
+            aria-label={`New value for ${item.optionvalue}`}
+            value={draft}
+            autofocus
+            onInput={(e) => setDraft(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void rename();
+              if (e.key === 'Escape') {
+                setEditing(false);
+                setDraft(item.optionvalue);
+              }
+            }}
+          />
+        ) : (
+          <span class="value">{item.optionvalue}</span>
+        )}
+        {item.disabled && <span class="badge">disabled</span>}
+        <span class="actions">
+          {editing ? (
+            <>
+              <button type="button" class="small" onClick={() => void rename()}>
+                Save
+              </button>
+              <button type="button" class="small" onClick={() => (setEditing(false), setDraft(item.optionvalue))}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button type="button" class="small" onClick={() => (setDraft(item.optionvalue), setEditing(true))} aria-label={`Rename ${item.optionvalue}`}>
+              Rename
+            </button>
+          )}
+          <button
+            type="button"
+            class="small"
+            data-testid="option-disable-toggle"
+            aria-pressed={item.disabled}
+            aria-label={`${item.disabled ? 'Enable' : 'Disable'} ${item.optionvalue}`}
+            onClick={() => void write(() => api('PUT', url, { disabled: !item.disabled }))}
+          >
+            {item.disabled ? 'Enable' : 'Disable'}
+          </button>
+          <button type="button" class="small icon" data-testid="option-move-first" disabled={index === 0} onClick={() => move(index, 0, 'option-move-first')} aria-label={`Move ${item.optionvalue} to the top`} title="Move to the top">
+            ⤒
+          </button>
+          <button type="button" class="small icon" data-testid="option-move-up" disabled={index === 0} onClick={() => move(index, index - 1, 'option-move-up')} aria-label={`Move ${item.optionvalue} up`} title="Move up">
+            ↑
+          </button>
+          <button type="button" class="small icon" data-testid="option-move-down" disabled={index === count - 1} onClick={() => move(index, index + 1, 'option-move-down')} aria-label={`Move ${item.optionvalue} down`} title="Move down">
+            ↓
+          </button>
+          {canDelete && (
+            <button type="button" class="small danger" data-testid="option-delete" onClick={remove} aria-label={`Delete ${item.optionvalue}`}>
+              Delete
+            </button>
+          )}
+          {mayHaveChildren && (
+            <button type="button" class="small" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+              {expanded ? 'Hide children' : 'Children'}
+            </button>
+          )}
+        </span>
+      </div>
+      {expanded && <OptionList paths={paths} parentId={item.id} depth={depth + 1} maxDepth={maxDepth} canDelete={canDelete} />}
+    </li>
+  );
+}
+
+/** Appends an option; a duplicate (or any refusal) shows the API's message right under the input. */
+function AddForm({ path, onAdded, label }: { path: string; onAdded: () => void; label: string }) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string>();
+  const input = useRef<HTMLInputElement>(null);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await api('POST', path, { optionvalue: value });
+      setValue('');
+      setError(undefined);
+      onAdded();
+      input.current?.focus();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <form class="add-form" onSubmit={submit}>
+      <input
+        ref={input}
+        data-testid="option-add-input"
+        aria-label={label}
+        placeholder={label}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        onInput={(e) => (setValue(e.currentTarget.value), setError(undefined))}
+        required
+      />
+      <button type="submit" data-testid="option-add-submit">
+        Add
+      </button>
+      <ErrorMessage error={error} />
+    </form>
+  );
+}

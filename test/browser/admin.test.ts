@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
+
+const FE = '/rest/trackercustomfieldeditorplugin/1';
+
+describe.skipIf(!hasChromium)('administration in the browser', () => {
+  let app: WebApp;
+  let browser: Browser;
+  let w: WebPage;
+  let page: Page;
+  const admin = (path: string) => app.http.get(path).set('Authorization', app.adminAuth).expect(200);
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
+    await app.createUser('bruno', { groups: ['qa-team'] });
+    w = await openPage(browser);
+    page = w.page;
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret');
+  }, BROWSER_SETUP_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('lists the fields paged, filtered and ordered (A1)', async () => {
+    await page.getByTestId('nav-admin').click();
+    await page.getByTestId('field-row').first().waitFor();
+    const ids = () => page.getByTestId('field-row').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.fieldId)));
+    const all = (await admin(`${FE}/admin/customfields?maxResults=20&orderBy=%2Bname`)).body.values.map((f: { fieldId: number }) => f.fieldId);
+    expect(await ids()).toEqual(all);
+    await page.getByLabel('Order').selectOption('-name');
+    await page.waitForFunction((first) => document.querySelector('[data-testid="field-row"]')?.getAttribute('data-field-id') === String(first), all[all.length - 1]);
+    expect(await ids()).toEqual([...all].reverse());
+    await page.getByLabel('Filter').fill('radio');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="field-row"]').length === 1);
+    expect(await ids()).toEqual([10001]);
+  });
+
+  it('grants a user with the picker and a group, each removable with one click (global grants)', async () => {
+    await page.goto(`${app.url}/#/admin/10004`);
+    const global = page.getByRole('group', { name: 'Global grants' });
+    await global.getByTestId('grant-user-input').fill('bru');
+    // The picker suggests from the user search.
+    await page.waitForFunction(() => [...document.querySelectorAll('datalist option')].some((o) => (o as HTMLOptionElement).value === 'bruno'));
+    await global.getByTestId('grant-user-input').fill('bruno');
+    await global.getByTestId('grant-add-submit').click();
+    await global.locator('[data-testid="grant-row"][data-name="bruno"]').waitFor();
+    await global.getByLabel('User or group').selectOption('group');
+    await global.getByTestId('grant-user-input').fill('qa-team');
+    await global.getByTestId('grant-add-submit').click();
+    await global.locator('[data-testid="grant-row"][data-name="qa-team"]').waitFor();
+    expect((await admin(`${FE}/admin/customfields/10004`)).body).toMatchObject({ userlist: ['bruno'], grouplist: ['qa-team'] });
+
+    await global.getByRole('button', { name: 'Remove user bruno' }).click();
+    await global.locator('[data-testid="grant-row"][data-name="bruno"]').waitFor({ state: 'detached' });
+    expect((await admin(`${FE}/admin/customfields/10004`)).body).toMatchObject({ userlist: [], grouplist: ['qa-team'] });
+  });
+
+  it('shows the API message for an unknown user', async () => {
+    await page.goto(`${app.url}/#/admin/10004`);
+    const global = page.getByRole('group', { name: 'Global grants' });
+    await global.getByTestId('grant-user-input').fill('nobody-here');
+    await global.getByTestId('grant-add-submit').click();
+    expect(await textOf(global.getByTestId('error-message'))).toMatch(/nobody-here/);
+  });
+
+  it('creates, updates and deletes a context, and grants on it', async () => {
+    await page.goto(`${app.url}/#/admin/10001`);
+    const create = page.locator('.card', { has: page.getByRole('heading', { name: 'New context' }) });
+    await create.getByTestId('context-name-input').fill('Tasks only');
+    await create.getByLabel('Task', { exact: true }).check();
+    // Without a project it would apply to all projects, which the default context already does (the API refuses).
+    await create.getByTestId('context-save').click();
+    expect(await textOf(create.getByTestId('error-message'))).not.toBe('');
+    await create.getByLabel('DEMO — Demo project').check();
+    await create.getByTestId('context-save').click();
+    const card = page.locator('[data-testid="context-row"]', { hasText: 'Tasks only' });
+    await card.waitFor();
+    const contexts = (await admin(`${FE}/admin/customfields/10001/contexts?expand=issueTypes`)).body as { contextId: number; contextName: string; issueTypes: { issueTypeName: string }[] }[];
+    const made = contexts.find((c) => c.contextName === 'Tasks only')!;
+    expect(made.issueTypes.map((i) => i.issueTypeName)).toEqual(['Task']);
+
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByTestId('context-name-input').fill('Tasks and bugs');
+    await card.getByLabel('Bug', { exact: true }).check();
+    await card.getByTestId('context-save').click();
+    const renamed = page.locator(`[data-testid="context-row"][data-context-id="${made.contextId}"]`, { hasText: 'Tasks and bugs' });
+    await renamed.waitFor();
+    const updated = (await admin(`${FE}/admin/customfields/10001/contexts?expand=issueTypes`)).body.find((c: { contextId: number }) => c.contextId === made.contextId);
+    expect(updated.contextName).toBe('Tasks and bugs');
+
+    const grants = renamed.getByRole('group', { name: 'Grants on Tasks and bugs' });
+    await grants.getByTestId('grant-user-input').fill('bruno');
+    await grants.getByTestId('grant-add-submit').click();
+    await grants.locator('[data-testid="grant-row"][data-name="bruno"]').waitFor();
+    const perms = (await admin(`${FE}/admin/customfields/10001/contexts/permissions`)).body.find((p: { contextId: number }) => p.contextId === made.contextId);
+    expect(perms.userlist).toEqual(['bruno']);
+
+    await renamed.getByRole('button', { name: 'Delete' }).click();
+    await renamed.waitFor({ state: 'detached' });
+    const after = (await admin(`${FE}/admin/customfields/10001/contexts`)).body.map((c: { contextId: number }) => c.contextId);
+    expect(after).not.toContain(made.contextId);
+  });
+
+  it('shows the API refusal when the default context is deleted', async () => {
+    await page.goto(`${app.url}/#/admin/10001`);
+    const first = page.getByTestId('context-row').first();
+    await first.getByRole('button', { name: 'Delete' }).click();
+    expect(await textOf(first.getByTestId('error-message'))).not.toBe('');
+    expect((await admin(`${FE}/admin/customfields/10001/contexts`)).body.length).toBeGreaterThan(0);
+  });
+
+  it('switches the only-admins-may-delete setting', async () => {
+    await page.getByTestId('nav-admin').click();
+    const box = page.getByTestId('setting-only-admins-delete');
+    await box.check();
+    await expect_setting(true);
+    await box.uncheck();
+    await expect_setting(false);
+  });
+
+  async function expect_setting(value: boolean) {
+    for (let i = 0; i < 50; i++) {
+      if ((await admin(`${FE}/admin/settings`)).body.onlyAdminsMayDeleteOptions === value) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await admin(`${FE}/admin/settings`)).body.onlyAdminsMayDeleteOptions).toBe(value);
+  }
+
+  it('logged no console errors other than the refusals the tests provoked (400)', () => {
+    expect(unexpected(w.problems, [400])).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { pgServerUrl } from '../helpers/test-db.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const NO_CHECK = { 'X-Atlassian-Token': 'no-check' };
+
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `addon_pair_websess_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgServerUrl() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(pgServerUrl());
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: pgServerUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function signIn(url: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/rest/auth/1/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+describe.skipIf(!onPostgres)('a web session on two server processes sharing one PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof emptyDatabase>>;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    db = await emptyDatabase();
+    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' };
+    a = await startServerProcess(env);
+    b = await startServerProcess(env);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.drop();
+  });
+
+  it('a session created on one process works on the other, and a sign-out on either ends it on both', async () => {
+    const cookie = await signIn(a.url, 'alice', 'alice');
+    const onB = await fetch(`${b.url}/rest/api/2/myself`, { headers: { Cookie: cookie } });
+    expect(onB.status).toBe(200);
+    expect(((await onB.json()) as { name: string }).name).toBe('alice');
+    // A state-changing request on B with the XSRF header works too.
+    const token = await fetch(`${b.url}/rest/pat/latest/tokens`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json', ...NO_CHECK },
+      body: JSON.stringify({ name: 'from-b' }),
+    });
+    expect(token.status).toBe(201);
+
+    const out = await fetch(`${b.url}/rest/auth/1/session`, { method: 'DELETE', headers: { Cookie: cookie, ...NO_CHECK } });
+    expect(out.status).toBe(204);
+    expect((await fetch(`${a.url}/rest/api/2/myself`, { headers: { Cookie: cookie } })).status).toBe(401);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+
+  it('a password changed through one process ends the session on the other', async () => {
+    const cookie = await signIn(b.url, 'alice', 'alice');
+    expect((await fetch(`${a.url}/rest/api/2/myself`, { headers: { Cookie: cookie } })).status).toBe(200);
+    const admin = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}`, 'Content-Type': 'application/json' };
+    const changed = await fetch(`${b.url}/rest/api/2/user/password?username=alice`, { method: 'PUT', headers: admin, body: JSON.stringify({ password: 'alice2' }) });
+    expect(changed.status).toBe(204);
+    expect((await fetch(`${a.url}/rest/api/2/myself`, { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+});
