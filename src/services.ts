@@ -98,7 +98,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     }),
     jobs,
     importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
-    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator }) : undefined,
+    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator, jobs }) : undefined,
     sessions,
   };
 }

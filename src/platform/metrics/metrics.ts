@@ -2,6 +2,7 @@ import type { Express, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Knex } from 'knex';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
 import { allCacheStats } from '../cache/cache-stats.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import { listRegisteredRoutes } from '../http/route-walk.ts';
@@ -11,6 +12,7 @@ export interface MetricsSources {
   knex: Knex;
   changes: ChangeFeed;
   authenticator: Authenticator;
+  jobs: Pick<JobRunner, 'onRunFinished'>;
 }
 
 /** The parts of tarn's pool (knex's connection pool) that tell how busy it is. */
@@ -109,6 +111,12 @@ export class Metrics {
       loginRefused: (scheme, reason) => refused.inc({ scheme, reason }),
       accountLocked: () => locks.inc(),
     };
+    const jobRuns = new Counter({ name: 'addon_pair_job_runs_total', help: 'Background job runs this process finished, by job name and outcome', labelNames: ['job', 'outcome'], registers: register });
+    const jobSeconds = new Counter({ name: 'addon_pair_job_run_seconds_total', help: 'Time spent in the job runs this process finished, by job name', labelNames: ['job'], registers: register });
+    sources.jobs.onRunFinished((job, outcome, seconds) => {
+      jobRuns.inc({ job, outcome });
+      jobSeconds.inc({ job }, seconds);
+    });
     const authenticator = sources.authenticator;
     new Gauge({
       name: 'addon_pair_auth_locked_accounts',

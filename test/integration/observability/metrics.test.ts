@@ -116,3 +116,25 @@ describe('metrics off by default and on a port of their own', () => {
     }
   });
 });
+
+describe('job-run metrics', () => {
+  it('counts finished background job runs by job name and outcome', async () => {
+    const t = await createTestApp({ METRICS_TOKEN: TOKEN, JOBS_POLL_MS: '50', JOBS_TICK_MS: '3600000' });
+    try {
+      t.services.jobs.start();
+      const ops = '/rest/trackercustomfieldeditorplugin/1/maintenance/operations';
+      await t.http.post(ops).set('Authorization', t.adminAuth).send({ name: 'JobIndexCustomFieldSearchTable' }).expect(200);
+      const jobs = '/rest/trackercustomfieldeditorplugin/1/maintenance/jobs?filter=JobIndexCustomFieldSearchTable';
+      for (let i = 0; i < 200; i++) {
+        const page = (await t.http.get(jobs).set('Authorization', t.adminAuth).expect(200)).body as { values: { status: string }[] };
+        if (page.values[0]?.status === 'SUCCESS') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const text = (await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
+      expect(sample(text, 'addon_pair_job_runs_total', { job: 'JobIndexCustomFieldSearchTable', outcome: 'SUCCESS' })).toBe(1);
+      expect(sample(text, 'addon_pair_job_run_seconds_total', { job: 'JobIndexCustomFieldSearchTable' })).toBeGreaterThanOrEqual(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
