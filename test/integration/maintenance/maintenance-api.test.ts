@@ -19,7 +19,8 @@ describe('field editor maintenance endpoints', () => {
   let user: TestUser;
   let sysadmin: TestUser;
   beforeAll(async () => {
-    t = await createTestApp({ JOBS_POLL_MS: '50', JOBS_TICK_MS: '3600000' });
+    // LOCKOUT_MINUTES=0: locks never expire, so the pruning test below can show that a locked counter stays.
+    t = await createTestApp({ JOBS_POLL_MS: '50', JOBS_TICK_MS: '3600000', LOCKOUT_MINUTES: '0' });
     user = await t.createUser('maint-user');
     sysadmin = await t.createUser('maint-sysadmin', { sysadmin: true });
   });
