@@ -124,14 +124,15 @@ describe('job-run metrics', () => {
       t.services.jobs.start();
       const ops = '/rest/trackercustomfieldeditorplugin/1/maintenance/operations';
       await t.http.post(ops).set('Authorization', t.adminAuth).send({ name: 'JobIndexCustomFieldSearchTable' }).expect(200);
-      const jobs = '/rest/trackercustomfieldeditorplugin/1/maintenance/jobs?filter=JobIndexCustomFieldSearchTable';
-      for (let i = 0; i < 200; i++) {
-        const page = (await t.http.get(jobs).set('Authorization', t.adminAuth).expect(200)).body as { values: { status: string }[] };
-        if (page.values[0]?.status === 'SUCCESS') break;
+      // The observer runs just after the run's outcome commits: wait for the counter itself, not the job row.
+      const scrape = async () => (await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
+      const runs = (text: string) => sample(text, 'addon_pair_job_runs_total', { job: 'JobIndexCustomFieldSearchTable', outcome: 'SUCCESS' });
+      let text = await scrape();
+      for (let i = 0; i < 300 && runs(text) === undefined; i++) {
         await new Promise((r) => setTimeout(r, 50));
+        text = await scrape();
       }
-      const text = (await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
-      expect(sample(text, 'addon_pair_job_runs_total', { job: 'JobIndexCustomFieldSearchTable', outcome: 'SUCCESS' })).toBe(1);
+      expect(runs(text)).toBe(1);
       expect(sample(text, 'addon_pair_job_run_seconds_total', { job: 'JobIndexCustomFieldSearchTable' })).toBeGreaterThanOrEqual(0);
     } finally {
       await t.close();
