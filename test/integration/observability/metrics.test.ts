@@ -118,17 +118,27 @@ describe('metrics off by default and on a port of their own', () => {
 });
 
 describe('job-run metrics', () => {
-  it('counts finished background job runs by job name and outcome', async () => {
+  it('counts finished background job runs by job name and outcome', { timeout: 90_000 }, async () => {
     const t = await createTestApp({ METRICS_TOKEN: TOKEN, JOBS_POLL_MS: '50', JOBS_TICK_MS: '3600000' });
     try {
       t.services.jobs.start();
       const ops = '/rest/trackercustomfieldeditorplugin/1/maintenance/operations';
       await t.http.post(ops).set('Authorization', t.adminAuth).send({ name: 'JobIndexCustomFieldSearchTable' }).expect(200);
-      // The observer runs just after the run's outcome commits: wait for the counter itself, not the job row.
+      // Wait for the run to end (its outcome as M1 shows it), then for the counter of that outcome: the
+      // observer runs just after the outcome commits.
+      const jobs = '/rest/trackercustomfieldeditorplugin/1/maintenance/jobs?filter=JobIndexCustomFieldSearchTable';
+      let outcome: string | undefined;
+      for (let i = 0; i < 600 && outcome === undefined; i++) {
+        const page = (await t.http.get(jobs).set('Authorization', t.adminAuth).expect(200)).body as { values: { status: string }[] };
+        const status = page.values[0]?.status;
+        if (status === 'SUCCESS' || status === 'FAILED') outcome = status;
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(outcome).toBeDefined();
       const scrape = async () => (await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
-      const runs = (text: string) => sample(text, 'addon_pair_job_runs_total', { job: 'JobIndexCustomFieldSearchTable', outcome: 'SUCCESS' });
+      const runs = (text: string) => sample(text, 'addon_pair_job_runs_total', { job: 'JobIndexCustomFieldSearchTable', outcome: outcome! });
       let text = await scrape();
-      for (let i = 0; i < 300 && runs(text) === undefined; i++) {
+      for (let i = 0; i < 100 && runs(text) === undefined; i++) {
         await new Promise((r) => setTimeout(r, 50));
         text = await scrape();
       }
