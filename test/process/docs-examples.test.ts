@@ -1,0 +1,82 @@
+// The shell examples of the README and of every page under docs/ run top to bottom against a fresh demo server,
+// and answer what the text says they answer (conventions: docs/README.md "Shell examples").
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { compareAnswer, docsSteps, runPage } from '../helpers/docs-examples.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The order the pages run in, one after another on the same server: a reader may follow them in this order
+ * without restarting. Each page runs in a bash session of its own, so it must define what it uses.
+ */
+const PAGES = [
+  'README.md',
+  'docs/README.md',
+  'docs/host-api.md',
+  'docs/codeblocks-api.md',
+  'docs/fieldeditor-api.md',
+  'docs/maintenance.md',
+  'docs/web-interface.md',
+  'docs/openapi.md',
+  'docs/observability.md',
+  'docs/configuration.md',
+  'docs/operations.md',
+  'docs/architecture.md',
+];
+
+const hasJq = (() => {
+  try {
+    execFileSync('bash', ['-c', 'command -v jq'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('the documentation', () => {
+  it('lists every page under docs/ here', () => {
+    const pages = fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    expect(PAGES.filter((p) => p.startsWith('docs/')).sort()).toEqual(pages.sort());
+  });
+
+  it('pairs every expected answer with a command, and gives some', () => {
+    const steps = PAGES.flatMap((p) => docsSteps(fs.readFileSync(path.join(ROOT, p), 'utf8')));
+    expect(steps.length).toBeGreaterThan(30);
+    expect(steps.filter((s) => s.expect).length).toBeGreaterThan(20);
+  });
+});
+
+// The examples read answers with jq (docs/README.md); .ci/run installs it. Skipped where it is missing.
+describe.skipIf(!hasJq)('the shell examples of the documentation, against a fresh demo server', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn' }, 120_000);
+  }, 150_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const page of PAGES) {
+    it(`${page}: every sh block runs and answers as written`, () => {
+      const steps = docsSteps(fs.readFileSync(path.join(ROOT, page), 'utf8'));
+      if (steps.length === 0) return;
+      const run = runPage(steps, server.url, { timeoutMs: 90_000 });
+      if (run.failed !== undefined) {
+        const step = steps[run.failed];
+        const output = run.outputs[run.failed];
+        throw new Error(
+          `${page}: the sh block at line ${step?.line} failed (exit ${run.exitCode}):\n${step?.script}\n--- stdout\n${output?.stdout}\n--- stderr\n${output?.stderr}`,
+        );
+      }
+      const problems = steps.flatMap((step, i) => {
+        const diff = compareAnswer(step, run.outputs[i]!.stdout, server.url);
+        return diff ? [`${page}:${step.line} (answer at line ${step.expect!.line}):\n${step.script}\n${diff}`] : [];
+      });
+      expect(problems).toEqual([]);
+    }, 120_000);
+  }
+});
