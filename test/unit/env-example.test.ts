@@ -17,4 +17,10 @@ describe('.env.example', () => {
   it('gives the defaults: loading it configures exactly what an empty environment does', () => {
     expect(loadConfig(example)).toEqual(loadConfig({}));
   });
+
+  it('is documented: docs/configuration.md has a row for every variable, and for no other', () => {
+    const page = fs.readFileSync('docs/configuration.md', 'utf8');
+    const rows = [...page.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]).sort();
+    expect(rows).toEqual(Object.keys(example).sort());
+  });
 });
