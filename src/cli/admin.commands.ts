@@ -87,7 +87,7 @@ export async function importCommand(config: Config, file: string): Promise<void>
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new StartupError(`The import file ${file} is not valid JSON (${(err as Error).message}): fix it; the format is in the README.`);
+    throw new StartupError(`The import file ${file} is not valid JSON (${(err as Error).message}): fix it; the format is in docs/operations.md.`);
   }
   await withContext(config, async (services) => {
     const started = Date.now();

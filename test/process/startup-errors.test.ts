@@ -70,7 +70,7 @@ describe('one-line failures', { timeout: 300_000 }, () => {
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, '{"users": [');
     expect(await fails(['import', bad], { DATA_DIR: 'memory://' })).toMatch(
-      new RegExp(`^The import file ${bad} is not valid JSON \\(.+\\): fix it; the format is in the README\\.$`),
+      new RegExp(`^The import file ${bad} is not valid JSON \\(.+\\): fix it; the format is in docs\\/operations\\.md\\.$`),
     );
   });
 
