@@ -10,15 +10,16 @@ import { compareAnswer, docsSteps, runPage } from '../helpers/docs-examples.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The order the pages run in, one after another on the same server: a reader may follow them in this order
- * without restarting. Each page runs in a bash session of its own, so it must define what it uses.
+ * The order the pages run in, one after another on the same server (the order of the table in docs/README.md):
+ * a reader may follow them in this order without restarting. Each page runs in a bash session of its own, so it
+ * must define what it uses.
  */
 const PAGES = [
   'README.md',
   'docs/README.md',
-  'docs/host-api.md',
   'docs/codeblocks-api.md',
   'docs/fieldeditor-api.md',
+  'docs/host-api.md',
   'docs/maintenance.md',
   'docs/web-interface.md',
   'docs/openapi.md',
