@@ -15,7 +15,7 @@ const USAGE = `Usage: addon-pair [command]
   user unlock NAME           clear a failed-login lock
   user delete NAME
   token create USERNAME [--name LABEL] [--days N] [--read-only]   prints the raw token
-  import FILE                import users, groups … from a JSON document (see README)
+  import FILE                import users, groups … from a JSON document (see docs/operations.md)
   help                       this text
 
 A password not given with --password is read from the first line of standard input.

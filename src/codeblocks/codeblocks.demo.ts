@@ -1,4 +1,4 @@
-// README / first-start curl lines of the download API against the wiki's demo page (fixed ids).
+// docs/ and first-start curl lines of the download API against the wiki's demo page (fixed ids).
 import { DEMO_IDS } from '../wiki/wiki.demo.ts';
 import { PATHS, REST_BASE } from './generation.ts';
 

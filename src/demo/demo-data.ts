@@ -4,7 +4,7 @@ import { trackerDemoSections } from '../tracker/tracker.demo.ts';
 import { optionsDemoSections } from '../fieldeditor/options/options.demo.ts';
 
 /**
- * The demo data set as an import document. Ids that the README's curl lines use are fixed here.
+ * The demo data set as an import document. Ids that the curl lines of docs/ use are fixed here.
  * Features add their sections (spaces and pages, projects and fields …).
  */
 export function demoDocument(): ImportDocument {

@@ -5,7 +5,7 @@ import { AppError } from '../platform/http/app-error.ts';
 /**
  * Error format of the field-editor API: `{statusCode, subCode, message}`, plus `errors[]` on every 400
  * (clients print that list as a table, so it is always present on a 400, possibly empty).
- * The subCodes are ours (the original's list is not public); they are documented in the README.
+ * The subCodes are ours (the original's list is not public); they are documented in docs/fieldeditor-api.md.
  */
 export const SUB = {
   VALIDATION: 400000,

@@ -3,7 +3,7 @@ import { createFieldBody, createIssueTypeBody, createProjectBody } from './track
 
 const explicitId = z.number().int().positive().max(2_147_483_647).optional();
 
-/** Import sections of the tracker host (see README "Import format"). */
+/** Import sections of the tracker host (see docs/operations.md "Import format"). */
 export const importProjects = z.array(createProjectBody.extend({ id: explicitId }));
 export const importIssueTypes = z.array(createIssueTypeBody.extend({ id: explicitId }));
 

@@ -2,7 +2,7 @@ import { MULTI_LEVEL_CASCADING_KEY, SYSTEM_PREFIX } from './field-types.ts';
 
 /**
  * The tracker part of the demo data set: project DEMO, issue types, one custom field of each editable type
- * (fixed ids, so that the README's curl lines work as printed). The grants and options of these fields
+ * (fixed ids, so that the curl lines of docs/ work as printed). The grants and options of these fields
  * belong to the field editor's demo sections (they use DEMO_FIELDS).
  */
 export const DEMO_FIELDS = {

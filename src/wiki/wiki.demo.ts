@@ -1,5 +1,5 @@
 
-// The wiki part of the demo data set. Content ids and macro ids are fixed so the README's curl lines work.
+// The wiki part of the demo data set. Content ids and macro ids are fixed so the curl lines of docs/ work.
 
 export const DEMO_IDS = {
   page: 1001,

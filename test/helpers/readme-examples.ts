@@ -1,18 +1,21 @@
-// The `curl` examples of the README as requests a test can send: so the documented answers are checked
-// against the answers the server really gives.
+// The `curl` examples of the README and the API pages of docs/ as requests a test can send: so the documented
+// answers are checked against the answers the server really gives.
 import { readFileSync } from 'node:fs';
 
 export interface ReadmeRequest {
   /** The command as written (continuations joined), for messages. */
   line: string;
   method: string;
-  /** Path and query, without the README's `http://localhost:8080`. */
+  /** Path and query, without the docs' `http://localhost:8080`. */
   path: string;
   headers: Record<string, string>;
   body?: string;
 }
 
-/** Words of one shell command: quotes, `$VAR` / `${VAR}` expansion from `vars`, and a trailing `# comment`. */
+/**
+ * Words of one shell command: quotes, `$VAR` / `${VAR}` expansion from `vars`, and a trailing `# comment`. An
+ * unquoted `|`, `;`, `>` or `&` ends the command (what follows reads or stores its answer).
+ */
 function shellWords(command: string, vars: Record<string, string>): string[] {
   const words: string[] = [];
   let word: string | undefined;
@@ -24,9 +27,11 @@ function shellWords(command: string, vars: Record<string, string>): string[] {
       word = undefined;
     } else if (c === '#' && word === undefined) {
       break;
+    } else if ('|;>&'.includes(c)) {
+      break;
     } else if (c === "'") {
       const end = command.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unbalanced quote in README example: ${command}`);
+      if (end < 0) throw new Error(`unbalanced quote in a docs example: ${command}`);
       word = (word ?? '') + command.slice(i + 1, end);
       i = end;
     } else if (c === '"') {
@@ -35,7 +40,7 @@ function shellWords(command: string, vars: Record<string, string>): string[] {
       word = (word ?? '') + expand(text);
     } else {
       let text = '';
-      for (; i < command.length && !/[\s'"]/.test(command[i]!); i++) text += command[i];
+      for (; i < command.length && !/[\s'"|;>&]/.test(command[i]!); i++) text += command[i];
       i--;
       word = (word ?? '') + expand(text);
     }
@@ -80,14 +85,21 @@ function commandsOf(block: string): string[] {
 }
 
 /**
- * Every `curl` line of the README's `sh` blocks that a test can send as it stands. Left out: lines that need
- * the output of an earlier command or a secret of the reader's shell (`$(…)`, `$TOKEN`, `<id>`), `-G`
- * forms (their request repeats another example), and conditional downloads (`--etag-compare` reads a file the
- * example wrote before). `VAR=value` lines of a block (like `J='…'`) apply to the
- * lines after them.
+ * Every `curl` line of the runnable `sh` blocks of the given Markdown files that a test can send as it stands.
+ * Left out: lines that need the output of an earlier command or a secret of the reader's shell (`$(…)`,
+ * `$TOKEN`, an id read from an answer, `<id>`), `-G` forms (their request repeats another example), and
+ * conditional downloads (`--etag-compare` reads a file the example wrote before). `VAR=value` lines of a file's
+ * blocks (like `BASE=…`, `J='…'`) apply to the lines after them in that file; `vars` are the values every file
+ * starts with.
  */
-export function readmeRequests(readmePath: string, vars: Record<string, string>): ReadmeRequest[] {
-  const readme = readFileSync(readmePath, 'utf8');
+export function readmeRequests(paths: string[], vars: Record<string, string>): ReadmeRequest[] {
+  const out: ReadmeRequest[] = [];
+  for (const path of paths) out.push(...fileRequests(path, vars));
+  return out;
+}
+
+function fileRequests(path: string, vars: Record<string, string>): ReadmeRequest[] {
+  const readme = readFileSync(path, 'utf8');
   const out: ReadmeRequest[] = [];
   const env = { ...vars };
   for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
@@ -110,9 +122,13 @@ export function readmeRequests(readmePath: string, vars: Record<string, string>)
           req.headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
         } else if (w === '-d' || w === '--data') req.body = words[++i];
         else if (w === '-X') req.method = words[++i]!;
+        else if (w === '-o' || w === '-w') i++; // where the body goes, what is printed: not part of the request
         else if (w === '-I') req.method = 'HEAD';
         else if (w.startsWith('http://localhost:8080')) req.path = w.slice('http://localhost:8080'.length);
-        else if (!['-L', '-s', '-i'].includes(w)) throw new Error(`README example with an option the test does not know (${w}): ${line}`);
+        else if (w.startsWith('$')) req.path = w; // a URL only the reader's shell has (`$LINK`): left out below
+        else if (!['-L', '-s', '-S', '-sS', '-i', '-f', '--fail-with-body', '--compressed'].includes(w)) {
+          throw new Error(`${path}: an example with an option the test does not know (${w}): ${line}`);
+        }
       }
       req.method ||= req.body === undefined ? 'GET' : 'POST';
       // A value only the reader's shell has (a token printed earlier, METRICS_TOKEN …); bodies may hold `${…}`.

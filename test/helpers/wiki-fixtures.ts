@@ -1,4 +1,4 @@
-// Wiki fixtures, made through the wiki host's REST surface (README "Wiki host"), as a script would: spaces and
+// Wiki fixtures, made through the wiki host's REST surface (docs/host-api.md "Wiki"), as a script would: spaces and
 // their permissions (POST /rest/api/space, …/permission), pages, blog posts and comments (POST /rest/api/content),
 // read restrictions (PUT …/restriction) and the trash (DELETE). Code boxes are macros in the saved storage XHTML,
 // so the wiki's save indexes them as it does for every client. Two styles:

@@ -61,6 +61,23 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
     await server?.stop();
   });
 
+  // Before the pages, as a reader would: the curl lines the first start prints work as printed in a plain
+  // shell, twice, and only read, so the pages after them still get the answers they show.
+  it('the start-up banner prints curl lines that work, twice, and only read', () => {
+    const lines = server
+      .output()
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('curl '));
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(line, 'a banner line that writes').not.toMatch(/ -d | --data| -X (?!GET)/);
+    const steps = [...lines, ...lines].map((script, i) => ({ line: i + 1, script }));
+    const run = runPage(steps, server.url, { timeoutMs: 60_000 });
+    if (run.failed !== undefined) {
+      throw new Error(`the banner line failed: ${steps[run.failed]?.script}\n${run.outputs[run.failed]?.stdout}${run.outputs[run.failed]?.stderr}`);
+    }
+  }, 90_000);
+
   for (const page of PAGES) {
     it(`${page}: every sh block runs and answers as written`, () => {
       const steps = docsSteps(fs.readFileSync(path.join(ROOT, page), 'utf8'));

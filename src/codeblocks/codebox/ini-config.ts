@@ -26,7 +26,7 @@ export interface ParsedConfig {
 const LINE_BREAK = /\r\n|\n\r|\r|\n/;
 
 /**
- * Rules (documented in the README):
+ * Rules (documented in docs/codeblocks-api.md):
  * - `[name]` opens a section; name trimmed (String.prototype.trim, so NBSP too).
  *   `[]` (blank name) is skipped with a warning, and so are its keys.
  * - `key = value`: split at the first `=`, both sides trimmed; later `=` belong to the value;

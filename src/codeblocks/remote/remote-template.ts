@@ -83,7 +83,7 @@ export class RemoteTemplateFetcher {
     this.lookup = this.guardedLookup();
   }
 
-  /** The template text, or a CodeboxError whose kind names the failure (see the README for the mapping). */
+  /** The template text, or a CodeboxError whose kind names the failure (see docs/codeblocks-api.md for the mapping). */
   async fetch(source: RemoteSource): Promise<string> {
     const start = parseRemoteUrl(source.url);
     // Credentials go only to the origin they were configured for; a redirect elsewhere loses them.

@@ -13,7 +13,8 @@ export function createDescriptionRouter({ document, basePath }: { document: () =
     res.type('application/json; charset=utf-8').send(document());
   });
   r.get(EARLIER_SPECIFICATION_PATH, requireAdmin, (_req, res) => {
-    res.redirect(302, `${basePath}${API_SPECIFICATION_PATH}`);
+    // No body, as the description says (Express's redirect would add a text one).
+    res.status(302).location(`${basePath}${API_SPECIFICATION_PATH}`).end();
   });
   return r;
 }

@@ -31,7 +31,7 @@ const entry = z
   })
   .meta({ title: 'EventLogEntry' });
 const page = <T extends z.ZodType>(values: T, title: string) =>
-  z.object({ maxResults: z.number().int(), startAt: z.number().int(), total: z.number().int(), values: z.array(values) }).meta({ title });
+  z.object({ maxResults: z.number().int(), startAt: z.number().int(), total: z.number().int(), processingTimeInMs: z.number().int(), values: z.array(values) }).meta({ title });
 const schedule = z.object({ enabled: z.boolean(), olderThanDays: z.number().int() }).meta({ title: 'TruncateSchedule' });
 
 export const maintenanceOperations: OperationDoc[] = [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionValue } from './options.schemas.ts';
 
 /**
- * Import sections of the field editor's options and default values (README "Import format").
+ * Import sections of the field editor's options and default values (docs/operations.md "Import format").
  * A list names its field by `fieldId` or `fieldName` and its context by id, name or `default` (the default).
  */
 const explicitId = z.number().int().positive().max(2_147_483_647).optional();

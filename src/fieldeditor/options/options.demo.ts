@@ -1,7 +1,7 @@
 import { DEMO_FIELDS, DEMO_PROJECT_CONTEXT_ID } from '../../tracker/tracker.demo.ts';
 
 /**
- * Options and defaults of the demo fields. Option ids are fixed (10000…) so that the README's curl lines
+ * Options and defaults of the demo fields. Option ids are fixed (10000…) so that the curl lines of docs/
  * work as printed; alice holds grants on the single select and the cascading select.
  */
 export const DEMO_OPTIONS = {
@@ -65,11 +65,9 @@ export function optionsDemoCurlLines(baseUrl: string): string[] {
   const opts = `${baseUrl}/rest/trackercustomfieldeditorplugin/1/user/customfields`;
   const single = `${opts}/${DEMO_FIELDS.singleSelect.id}/contexts/default/options`;
   const cascading = `${opts}/${DEMO_FIELDS.cascading.id}/contexts/default/options`;
-  const json = `-H 'Content-Type: application/json'`;
+  // Reads only: a line a reader runs twice, or before following docs/fieldeditor-api.md, must change nothing.
   return [
     `curl -u alice:alice ${single}`,
-    `curl -u alice:alice ${json} -d '{"optionvalue":"Urgent"}' ${single}`,
-    `curl -u alice:alice -X PUT ${json} -d '{"locale":"en-US","order":"ASCENDING"}' ${single}/sort`,
     `curl -u alice:alice ${cascading}/${DEMO_OPTIONS.europe}/childoptions`,
     `curl -u alice:alice ${cascading}/default`,
   ];

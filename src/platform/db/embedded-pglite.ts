@@ -9,7 +9,7 @@ import { INIT_DATA_DIR_COMMAND } from './init-data-dir-command.ts';
 /**
  * The embedded database of `npm start`: PGlite in a data directory, tuned to stay small.
  *
- * Where the memory went (measured, README "Embedded database"): PGlite's default `shared_buffers` is 128 MB,
+ * Where the memory went (measured, docs/operations.md "The embedded database"): PGlite's default `shared_buffers` is 128 MB,
  * which lives inside the WebAssembly memory and is touched as pages are read, and the first start ran `initdb`
  * in a second PGlite instance plus the initdb module in the same process, whose memory was never given back
  * (808 MB RSS idle after a first start, 369 MB after a restart). So:

@@ -1,4 +1,4 @@
-// The README's / first start's curl lines of the download API work against the demo data as printed.
+// The docs' / first start's curl lines of the download API work against the demo data as printed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { loadDemo } from '../../../src/demo/demo.ts';
