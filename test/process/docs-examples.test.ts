@@ -44,6 +44,33 @@ describe('the documentation', () => {
     expect(PAGES.filter((p) => p.startsWith('docs/')).sort()).toEqual(pages.sort());
   });
 
+  it('links only to files and headings that exist', () => {
+    // GitHub's anchors: the heading in lower case, punctuation dropped, spaces as hyphens.
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
+    const anchorsOf = (file: string) =>
+      new Set(
+        [...fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '').matchAll(/^#+ (.+)$/gm)].map((m) => slug(m[1]!.replace(/`/g, ''))),
+      );
+    const broken: string[] = [];
+    for (const page of PAGES) {
+      const text = fs.readFileSync(path.join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        const [file, anchor] = target.split('#');
+        const resolved = file ? path.resolve(path.dirname(path.join(ROOT, page)), file) : path.join(ROOT, page);
+        if (!fs.existsSync(resolved)) broken.push(`${page}: ${target} (no such file)`);
+        else if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('pairs every expected answer with a command, and gives some', () => {
     const steps = PAGES.flatMap((p) => docsSteps(fs.readFileSync(path.join(ROOT, p), 'utf8')));
     expect(steps.length).toBeGreaterThan(30);
