@@ -139,7 +139,13 @@ function JobsView() {
     setNotice(undefined);
     try {
       const answer = await api<Partial<JobEntry>>('POST', `${M}/operations`, { name });
-      setNotice(answer.status ? `${name}: ${answer.status}` : `${name}: done.`);
+      setNotice(
+        answer.status === undefined
+          ? `${name} done.`
+          : answer.status === 'SCHEDULED'
+            ? `${name} scheduled; the list below follows it.`
+            : `${name} is ${answer.status.toLowerCase()} already; the list below follows it.`,
+      );
       setError(undefined);
     } catch (e) {
       setError(errorText(e));
