@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorText, FE, qs } from '../api.ts';
 import { href } from '../router.ts';
@@ -48,6 +49,15 @@ function Time({ value }: { value: string | null | undefined }) {
     <time dateTime={d.toISOString()} title={`${value} (UTC)`}>
       {text}
     </time>
+  );
+}
+
+/** A table cell that names its column, for the one-card-per-row layout of narrow screens (styles.css). */
+function Cell(p: { label: string; cls?: string; testId?: string; title?: string; children: ComponentChildren }) {
+  return (
+    <td data-label={p.label} class={p.cls} data-testid={p.testId} title={p.title}>
+      <div>{p.children}</div>
+    </td>
   );
 }
 
@@ -235,27 +245,27 @@ function JobsView() {
           <tbody>
             {page.values.map((j) => (
               <tr key={j.name} data-testid="job-row" data-job-name={j.name} data-status={j.status}>
-                <td data-label="Job">
+                <Cell label="Job">
                   <span class="name">{j.name}</span>
-                  {j.runs !== undefined && <span class="muted small-text"> · {j.runs} runs</span>}
-                </td>
-                <td data-label="Status">
+                  {j.runs !== undefined && <span class="muted small-text"> · {j.runs === 1 ? '1 run' : `${j.runs} runs`}</span>}
+                </Cell>
+                <Cell label="Status">
                   <span class={`status status-${j.status.toLowerCase()}`} data-testid="job-status">
                     {j.status}
                   </span>
-                </td>
-                <td data-label="Scheduled">
+                </Cell>
+                <Cell label="Scheduled">
                   <Time value={j.scheduledTime} />
-                </td>
-                <td data-label="Started">
+                </Cell>
+                <Cell label="Started">
                   <Time value={j.startedTime} />
-                </td>
-                <td data-label="Finished">
+                </Cell>
+                <Cell label="Finished">
                   <Time value={j.finishedTime} />
-                </td>
-                <td data-label="Message" class="message" title={j.node ? `node ${j.node}` : undefined}>
+                </Cell>
+                <Cell label="Message" cls="message" title={j.node ? `node ${j.node}` : undefined}>
                   {j.message || <span class="muted">—</span>}
-                </td>
+                </Cell>
               </tr>
             ))}
           </tbody>
@@ -403,16 +413,16 @@ function EventLogView() {
             <tbody>
               {page.values.map((e) => (
                 <tr key={e.id} data-testid="event-row" data-event-id={e.id} data-kind={e.kind} data-actor={e.actor}>
-                  <td data-label="Time">
+                  <Cell label="Time">
                     <Time value={e.time} />
-                  </td>
-                  <td data-label="User" data-testid="event-actor">
+                  </Cell>
+                  <Cell label="User" testId="event-actor">
                     {e.actor}
-                  </td>
-                  <td data-label="Kind">
+                  </Cell>
+                  <Cell label="Kind">
                     <code data-testid="event-kind">{e.kind}</code>
-                  </td>
-                  <td data-label="Field / context">
+                  </Cell>
+                  <Cell label="Field / context">
                     {e.fieldId === null ? (
                       <span class="muted">—</span>
                     ) : (
@@ -421,11 +431,11 @@ function EventLogView() {
                         {e.contextId !== null && <span> / {e.contextId}</span>}
                       </>
                     )}
-                  </td>
-                  <td data-label="Target">{targetText(e.target)}</td>
-                  <td data-label="Change" class="change">
+                  </Cell>
+                  <Cell label="Target">{targetText(e.target)}</Cell>
+                  <Cell label="Change" cls="change">
                     <Change before={e.before} after={e.after} />
-                  </td>
+                  </Cell>
                 </tr>
               ))}
             </tbody>
