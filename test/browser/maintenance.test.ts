@@ -150,6 +150,22 @@ describe.skipIf(!hasChromium)('maintenance in the browser (administrators)', () 
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
   });
 
+  it('fits a 390-pixel phone screen without sideways scrolling', async () => {
+    const phone = await openPage(browser, { width: 390, height: 844 });
+    try {
+      await signInThroughForm(phone.page, app.url, 'admin', 'admin-secret', '#/maintenance');
+      await phone.page.getByTestId('job-row').first().waitFor();
+      const overflow = () => phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await phone.page.getByTestId('maintenance-tab-events').click();
+      await phone.page.getByTestId('event-row').first().waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      expect(unexpected(phone.problems)).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
   it('is neither offered nor served to a user who is not an administrator', async () => {
     const alice = await openPage(browser);
     try {
