@@ -247,7 +247,12 @@ function JobsView() {
               <tr key={j.name} data-testid="job-row" data-job-name={j.name} data-status={j.status}>
                 <Cell label="Job">
                   <span class="name">{j.name}</span>
-                  {j.runs !== undefined && <span class="muted small-text"> · {j.runs === 1 ? '1 run' : `${j.runs} runs`}</span>}
+                  {j.runs !== undefined && (
+                    <>
+                      {' '}
+                      <span class="muted small-text">· {j.runs === 1 ? '1 run' : `${j.runs} runs`}</span>
+                    </>
+                  )}
                 </Cell>
                 <Cell label="Status">
                   <span class={`status status-${j.status.toLowerCase()}`} data-testid="job-status">
