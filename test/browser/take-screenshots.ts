@@ -12,7 +12,15 @@ const WIDTHS = [
   { name: '390', width: 390, height: 844 },
 ];
 
-const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin' });
+// A short job poll, so the job scheduled for the maintenance screenshot has run when it is taken.
+const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin', JOBS_POLL_MS: '200' });
+// A few event-log entries for the maintenance screenshots: an option created and renamed by alice over REST.
+{
+  const options = `${server.url}/rest/trackercustomfieldeditorplugin/1/user/customfields/10000/contexts/default/options`;
+  const headers = { Authorization: `Basic ${Buffer.from('alice:alice').toString('base64')}`, 'Content-Type': 'application/json' };
+  const made = (await (await fetch(options, { method: 'POST', headers, body: JSON.stringify({ optionvalue: 'Urgent' }) })).json()) as { id: number };
+  await fetch(`${options}/${made.id}`, { method: 'PUT', headers, body: JSON.stringify({ optionvalue: 'Very urgent' }) });
+}
 const browser = await launchBrowser();
 try {
   for (const size of WIDTHS) {
@@ -76,6 +84,13 @@ try {
     await admin.page.goto(`${server.url}/#/admin/10000`);
     await admin.page.getByTestId('grant-row').first().waitFor();
     await shot(admin.page, 'admin-field');
+    await admin.page.getByTestId('nav-maintenance').click();
+    await admin.page.locator('[data-testid="operation-run"][data-operation="JobIndexCustomFieldSearchTable"]').click();
+    await admin.page.locator('[data-testid="job-row"][data-job-name="JobIndexCustomFieldSearchTable"][data-status="SUCCESS"]').waitFor({ timeout: 20_000 });
+    await shot(admin.page, 'maintenance-jobs');
+    await admin.page.getByTestId('maintenance-tab-events').click();
+    await admin.page.getByTestId('event-row').first().waitFor();
+    await shot(admin.page, 'maintenance-events');
     await admin.context.close();
   }
 } finally {

@@ -10,10 +10,12 @@ import { AdminFieldsScreen } from './screens/admin-fields.tsx';
 import { AdminFieldScreen } from './screens/admin-field.tsx';
 import { TokensScreen } from './screens/tokens.tsx';
 import { CodeboxesScreen } from './screens/codeboxes.tsx';
+import { MaintenanceScreen } from './screens/maintenance.tsx';
 
 const NAV = [
   { id: 'fields', label: 'Fields', testId: 'nav-fields', admin: false },
   { id: 'admin', label: 'Administration', testId: 'nav-admin', admin: true },
+  { id: 'maintenance', label: 'Maintenance', testId: 'nav-maintenance', admin: true },
   { id: 'codeboxes', label: 'Code boxes', testId: 'nav-codeboxes', admin: false },
   { id: 'tokens', label: 'Access tokens', testId: 'nav-tokens', admin: false },
 ] as const;
@@ -75,6 +77,9 @@ function Screen({ route, me }: { route: string[]; me: Me }) {
     case 'admin':
       if (!me.isAdmin) return <ErrorMessage error="This screen is for administrators only." />;
       return a ? <AdminFieldScreen key={a} fieldId={a} /> : <AdminFieldsScreen />;
+    case 'maintenance':
+      // Not refused here: the API answers anyone but an administrator with 403, and the screen shows that answer.
+      return <MaintenanceScreen key={a ?? ''} view={a} />;
     case 'tokens':
       return <TokensScreen me={me} />;
     case 'codeboxes':
