@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, type TestApp } from '../../helpers/test-app.ts';
-import { addOptions, createContext, createField, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
+import { addOptions, createContext, createField, FE, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
 import { POSITION_GAP } from '../../../src/fieldeditor/options/options.model.ts';
 import type { JobOutcome, JobRow } from '../../../src/platform/jobs/job-types.ts';
 import { findJob } from '../../../src/platform/jobs/jobs.repository.ts';
@@ -35,6 +35,10 @@ describe('job runner on one node (both databases)', () => {
     // The trigger keeps the table current; then we damage it, and the job repairs it.
     expect(await knex('field_search').where({ field_id: field.id }).first()).toMatchObject({ name_key: field.name.toLowerCase() });
     await knex('field_search').where({ field_id: field.id }).update({ name_key: 'damaged' });
+    // A1's filter reads the table: the damaged row is not found (and that answer is now in A1's page cache).
+    const a1 = async () =>
+      (await t.http.get(`${FE}/admin/customfields`).query({ filter: field.name }).set('Authorization', t.adminAuth).expect(200)).body as { total: number };
+    expect((await a1()).total).toBe(0);
     const { job, scheduled } = await t.services.jobs.request('JobIndexCustomFieldSearchTable', 'admin');
     expect(scheduled).toBe(true);
     expect(job.status).toBe('SCHEDULED');
@@ -42,6 +46,8 @@ describe('job runner on one node (both databases)', () => {
     expect(done).toMatchObject({ status: 'SUCCESS', requested_by: 'admin', node: t.services.jobs.node });
     expect(done.message).toMatch(/^indexed \d+ custom fields$/);
     expect(await knex('field_search').where({ field_id: field.id }).first()).toMatchObject({ name_key: field.name.toLowerCase() });
+    // The job announced the tracker's topic when it ended, so no node answers A1 from the page it cached before.
+    expect((await a1()).total).toBe(1);
     const runs = await knex('job_runs').where({ job_name: 'JobIndexCustomFieldSearchTable' });
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ outcome: 'SUCCESS', requested_by: 'admin' });
