@@ -46,6 +46,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // Keep paths under node_modules/ when node_modules is a symbolic link (a git worktree sharing one), so the
+    // rules that name node_modules/… still match.
+    preserveSymlinks: true,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },

@@ -40,6 +40,8 @@ async function main(argv: string[]): Promise<void> {
   const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
   if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
   const config = (await import('./config.ts')).loadConfig();
+  // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
+  if (!config.databaseUrl && config.dataDir !== 'memory://') (await import('./platform/db/data-dir-check.ts')).checkDataDir(config.dataDir);
   if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
   const admin = await import('./cli/admin.commands.ts');
   switch (command) {

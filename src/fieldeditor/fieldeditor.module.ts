@@ -73,7 +73,7 @@ export function createFieldeditor(deps: {
   const { db, events, baseUrl } = deps;
   const m = deps.maintenance;
   const eventLog = new EventLog(m.eventLogWrites);
-  registerMaintenanceJobs(m.jobs, { eventLog, authFailuresRetentionHours: m.authFailuresRetentionHours, lockoutMinutes: m.lockoutMinutes });
+  registerMaintenanceJobs(m.jobs, { eventLog, changes: db.changes, authFailuresRetentionHours: m.authFailuresRetentionHours, lockoutMinutes: m.lockoutMinutes });
   const access = new FieldAccess(db.knex, db.kind, db.changes);
   const settings = new SettingsService(db.knex, db.changes, eventLog);
   registerGrantCleanup(deps.directoryHooks, eventLog);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/http/app-error.ts';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { decideView, listViewable, type ContentType, type ListFilter } from './content-access.ts';
 import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
 import { spacesRepository as spaces, type SpaceRow } from './spaces.repository.ts';
@@ -26,7 +26,7 @@ export const contentNotFound = (id: number) => notFound(`No content found with i
 
 /** Administrators, or holders of `create` on the space for this content type, may write. */
 export async function mayWrite(q: Knex, user: AuthUser, spaceId: number, type: ContentType): Promise<boolean> {
-  return user.isAdmin || user.isSystemAdmin || spaces.canCreate(q, user.id, spaceId, type);
+  return isAdministrator(user) || spaces.canCreate(q, user.id, spaceId, type);
 }
 
 /**

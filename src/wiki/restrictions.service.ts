@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
 import { badRequest } from '../platform/http/app-error.ts';
-import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { decideView } from './content-access.ts';
@@ -30,7 +30,7 @@ export class RestrictionsService {
    * e.g. after its only allowed user was deleted. This is an explicit act, not an implicit view right.
    */
   private async restrictable(trx: Knex, user: AuthUser, id: number) {
-    if (!(user.isAdmin || user.isSystemAdmin)) return this.content.writable(trx, user, id);
+    if (!isAdministrator(user)) return this.content.writable(trx, user, id);
     const state = (await decideView(trx, user, id)).state;
     const row = state === 'allowed' || state === 'denied' ? await contentRepository.findRow(trx, id) : undefined;
     if (!row) throw contentNotFound(id);

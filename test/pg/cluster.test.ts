@@ -27,13 +27,25 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
+const METRICS_TOKEN = 'cluster-test-metrics-token-0123456789';
+
+/** The sum of a metric's samples (all label sets) in a scrape, 0 when absent. */
+function metricSum(text: string, name: string, labels = ''): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)(\{[^}]*\})? (\S+)$/.exec(line);
+    if (m && m[1] === name && (m[2] ?? '').includes(labels)) sum += Number(m[3]);
+  }
+  return sum;
+}
+
 describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof emptyDatabase>>;
   let a: ServerProcess;
   let b: ServerProcess;
   beforeAll(async () => {
     db = await emptyDatabase();
-    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1' };
+    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN };
     // Both start at the same moment on an empty database: migrations, first admin and demo must happen once.
     [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 120_000);
@@ -117,6 +129,28 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
     });
     expect(put.status).toBe(200);
     expect((await fetch(`${b.url}${e1}`, { headers: dana })).status).toBe(403);
+  });
+
+  it('counts change notifications sent by one node and received by the other, and the acknowledgement wait (metrics)', async () => {
+    const scrape = async (node: ServerProcess) => {
+      const res = await fetch(`${node.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const admin = { ...auth('admin', 'cluster-admin'), 'Content-Type': 'application/json' };
+    const group = `metrics-${randomBytes(3).toString('hex')}`;
+    expect((await fetch(`${a.url}/rest/api/2/group`, { method: 'POST', headers: admin, body: JSON.stringify({ name: group }) })).status).toBe(201);
+    const [a0, b0] = [await scrape(a), await scrape(b)];
+    // A membership change is announced (it changes what the credential caches hold).
+    const res = await fetch(`${a.url}/rest/api/2/group/user?groupname=${group}`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'alice' }) });
+    expect(res.status).toBe(201);
+    const [a1, b1] = [await scrape(a), await scrape(b)];
+    expect(metricSum(a1, 'addon_pair_change_feed_sent_total')).toBeGreaterThan(metricSum(a0, 'addon_pair_change_feed_sent_total'));
+    expect(metricSum(b1, 'addon_pair_change_feed_received_total')).toBeGreaterThan(metricSum(b0, 'addon_pair_change_feed_received_total'));
+    // A waited for B's acknowledgement before it answered, and B acknowledged (not a time-out).
+    const acked = (text: string) => metricSum(text, 'addon_pair_change_feed_ack_wait_seconds_count', 'outcome="acknowledged"');
+    expect(acked(a1)).toBeGreaterThan(acked(a0));
+    for (const text of [a1, b1]) expect(metricSum(text, 'addon_pair_change_feed_listener_up')).toBe(1);
   });
 
   it('a token revoked on one node stops on the other at once', async () => {

@@ -60,6 +60,11 @@ describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user'
         headers: { Authorization: `Basic ${Buffer.from('admin:image-pw').toString('base64')}` },
       });
       expect(me.status).toBe(200);
+      // The banner prints only what works in the shell of whoever started it: never the password, nor a
+      // variable ($ADMIN_PASSWORD) that may have been set inline or in .env and so be empty in that shell.
+      expect(server.output()).toContain('administrator: admin / (the ADMIN_PASSWORD you set)');
+      expect(server.output()).toContain('curl -u admin http://');
+      expect(server.output()).not.toMatch(/image-pw|\$ADMIN_PASSWORD|\$\{?[A-Z_]+/);
       expect(fs.statSync(path.join(app, 'data', 'PG_VERSION')).uid).toBe(NODE_UID);
       // Only data/ changed: the application files are as root left them.
       expect(fs.readdirSync(app).sort()).toEqual(['bin', 'data', 'dist', 'node_modules', 'package.json']);

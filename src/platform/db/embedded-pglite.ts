@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.ts';
 import { StartupError } from '../startup-error.ts';
+import { checkDataDir, isInitialised } from './data-dir-check.ts';
 import { INIT_DATA_DIR_COMMAND } from './init-data-dir-command.ts';
 
 /**
@@ -33,61 +34,6 @@ export const EMBEDDED_START_PARAMS: readonly string[] = [
 ];
 
 const INITDB_TEMP_PREFIX = '.initdb-';
-
-function isInitialised(dir: string): boolean {
-  return fs.existsSync(path.join(dir, 'PG_VERSION'));
-}
-
-/**
- * Checks the folder the way a person would want to hear about it, before PGlite gets it: PGlite itself
- * hangs or prints a WebAssembly stack on a file, a folder it cannot write, or one under /proc.
- */
-export function checkDataDir(dir: string): void {
-  const fix = 'set DATA_DIR to a folder this user may write, or fix its permissions';
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.statSync(dir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR') throw new StartupError(`DATA_DIR ${dir} lies under a file, not a folder: ${fix}.`);
-    if (code !== 'ENOENT') throw new StartupError(`DATA_DIR ${dir} cannot be read (${code}): ${fix}.`);
-  }
-  if (stat && !stat.isDirectory()) throw new StartupError(`DATA_DIR ${dir} is a file, not a folder: ${fix}.`);
-  try {
-    makeDirectory(dir);
-    fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
-    const probe = path.join(dir, `.write-test-${process.pid}`);
-    fs.writeFileSync(probe, '');
-    fs.rmSync(probe);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new StartupError(`DATA_DIR ${dir} cannot be created or written (${code}): ${fix}.`);
-  }
-  if (isInitialised(dir)) {
-    try {
-      fs.readdirSync(path.join(dir, 'base'));
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new StartupError(`DATA_DIR ${dir} holds a database this user cannot read (${code}): ${fix}.`);
-    }
-  }
-}
-
-/**
- * `mkdir -p` without Node's `recursive: true`, which loops for ever on a path under /proc (measured: a
- * `DATA_DIR=/proc/forbidden` start hung with no output). Creates the missing levels one by one.
- */
-export function makeDirectory(dir: string): void {
-  const missing: string[] = [];
-  let at = path.resolve(dir);
-  while (!fs.existsSync(at)) {
-    missing.unshift(at);
-    const parent = path.dirname(at);
-    if (parent === at) break;
-    at = parent;
-  }
-  for (const level of missing) fs.mkdirSync(level);
-}
 
 /**
  * Runs initdb in a child process (same entry point, hidden command) so its memory is not kept by the server.

@@ -144,27 +144,6 @@ export function findJob(q: Knex, name: string): Promise<JobRow | undefined> {
   return q('jobs').where({ name }).first() as Promise<JobRow | undefined>;
 }
 
-export function allJobs(q: Knex): Promise<JobRow[]> {
-  return q('jobs').select('*').orderBy('name') as Promise<JobRow[]>;
-}
-
-export interface JobRunRow {
-  job_name: string;
-  ticket: number;
-  tick: number | null;
-  node: string;
-  requested_by: string | null;
-  started_time: Date;
-  finished_time: Date | null;
-  outcome: JobOutcome | null;
-  message: string | null;
-}
-
-/** The most recent runs of a job, newest first. */
-export function recentRuns(q: Knex, name: string, limit: number): Promise<JobRunRow[]> {
-  return q('job_runs').where({ job_name: name }).orderBy('ticket', 'desc').limit(limit).select('*') as Promise<JobRunRow[]>;
-}
-
 /** Sort keys of the job list, whitelisted: API name → column. */
 export const JOB_SORT_COLUMNS = {
   name: 'name',

@@ -15,6 +15,24 @@ describe('authentication', () => {
     expect(res.body.name).toBe('bob');
   });
 
+  it('hashes a Basic header once per request: on a cache miss, a hit and a refusal', async () => {
+    const carl = await t.createUser('carl-once');
+    const keyOf = vi.spyOn(t.services.authenticator.cache, 'basicKey');
+    try {
+      for (const [auth, status] of [
+        [carl.auth, 200], // not cached yet: the middleware's lookup misses, the strategy reuses its key
+        [carl.auth, 200], // cached
+        [basic('carl-once', 'wrong'), 401], // refused after the slow check
+      ] as const) {
+        keyOf.mockClear();
+        await t.http.get(MYSELF).set('Authorization', auth).expect(status);
+        expect(keyOf, `${status} ${auth}`).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      keyOf.mockRestore();
+    }
+  });
+
   it('accepts a personal access token created with Basic auth, as Bearer', async () => {
     const created = await t.http.post('/rest/pat/latest/tokens').set('Authorization', bob.auth).send({ name: 'ci' }).expect(201);
     expect(created.body.rawToken).toMatch(/^[A-Za-z0-9_-]{44}$/);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { uniq, useTestApp } from '../../helpers/test-app.ts';
 import { createContext, createField, FE, grant } from '../../helpers/tracker-fixtures.ts';
+import { up as removeOrphanGrants } from '../../../migrations/20261123090000_fieldeditor_orphan_grants.ts';
 
 /** Grants go with their user or group, inside the deletion's transaction (issue 9, point 3). */
 const t = useTestApp();
@@ -58,5 +59,40 @@ describe('deleting a user or a group', () => {
     expect((await globalGrants(f.id)).userlist).toContain(name);
     const fields = (await t.http.get(`${FE}/user/customfields`).set('Authorization', user.auth).expect(200)).body as { fieldId: number }[];
     expect(fields.map((x) => x.fieldId)).toContain(f.id);
+    // The event-log entry of the clean-up was written in that transaction, so it went with it.
+    expect(await t.services.db.knex('event_log').where({ kind: 'user.deleted' }).andWhereRaw("target->>'name' = ?", [name])).toEqual([]);
+  });
+});
+
+describe('the migration that removes grants left behind by earlier deletions', () => {
+  it('removes the grants of names no user or group has, in any case, and keeps every other grant', async () => {
+    const f = await createField(t);
+    const c = await createContext(t, f.id);
+    const keeper = uniq('gc-Keeper-');
+    const group = uniq('gc-grp-');
+    await t.createUser(keeper, { groups: [group] });
+    await grant(t, f.id, { user: keeper });
+    await grant(t, f.id, { group, contextId: c.id });
+    // Left behind by a deletion before this release (A3 and A4 refuse names that do not exist): written directly.
+    const ghost = (type: 'user' | 'group', name: string, contextId: number | null) => ({
+      field_id: f.id,
+      context_id: contextId,
+      principal_type: type,
+      principal_name: name,
+      principal_key: name.toLowerCase(),
+    });
+    // A user and a group of another case are the same principal (names are matched by their lower-case key).
+    await t.services.db
+      .knex('field_grants')
+      .insert([ghost('user', 'gc-Gone-User', null), ghost('user', 'gc-gone-user-2', c.id), ghost('group', 'gc-Gone-Group', null), ghost('user', keeper.toUpperCase(), c.id)]);
+
+    await removeOrphanGrants(t.services.db.knex);
+
+    const left = await t.services.db.knex('field_grants').where({ field_id: f.id }).orderBy('id').select('principal_type', 'principal_key', 'context_id');
+    expect(left).toEqual([
+      { principal_type: 'user', principal_key: keeper.toLowerCase(), context_id: null },
+      { principal_type: 'group', principal_key: group.toLowerCase(), context_id: c.id },
+      { principal_type: 'user', principal_key: keeper.toLowerCase(), context_id: c.id },
+    ]);
   });
 });

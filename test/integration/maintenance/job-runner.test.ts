@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, type TestApp } from '../../helpers/test-app.ts';
-import { createField } from '../../helpers/tracker-fixtures.ts';
+import { addOptions, createContext, createField, FE, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
+import { POSITION_GAP } from '../../../src/fieldeditor/options/options.model.ts';
 import type { JobOutcome, JobRow } from '../../../src/platform/jobs/job-types.ts';
 import { findJob } from '../../../src/platform/jobs/jobs.repository.ts';
 
@@ -34,6 +35,10 @@ describe('job runner on one node (both databases)', () => {
     // The trigger keeps the table current; then we damage it, and the job repairs it.
     expect(await knex('field_search').where({ field_id: field.id }).first()).toMatchObject({ name_key: field.name.toLowerCase() });
     await knex('field_search').where({ field_id: field.id }).update({ name_key: 'damaged' });
+    // A1's filter reads the table: the damaged row is not found (and that answer is now in A1's page cache).
+    const a1 = async () =>
+      (await t.http.get(`${FE}/admin/customfields`).query({ filter: field.name }).set('Authorization', t.adminAuth).expect(200)).body as { total: number };
+    expect((await a1()).total).toBe(0);
     const { job, scheduled } = await t.services.jobs.request('JobIndexCustomFieldSearchTable', 'admin');
     expect(scheduled).toBe(true);
     expect(job.status).toBe('SCHEDULED');
@@ -41,6 +46,8 @@ describe('job runner on one node (both databases)', () => {
     expect(done).toMatchObject({ status: 'SUCCESS', requested_by: 'admin', node: t.services.jobs.node });
     expect(done.message).toMatch(/^indexed \d+ custom fields$/);
     expect(await knex('field_search').where({ field_id: field.id }).first()).toMatchObject({ name_key: field.name.toLowerCase() });
+    // The job announced the tracker's topic when it ended, so no node answers A1 from the page it cached before.
+    expect((await a1()).total).toBe(1);
     const runs = await knex('job_runs').where({ job_name: 'JobIndexCustomFieldSearchTable' });
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ outcome: 'SUCCESS', requested_by: 'admin' });
@@ -61,10 +68,38 @@ describe('job runner on one node (both databases)', () => {
     ]);
     const lockedGhost = uniq('lockedghost');
     await knex('auth_failures').insert({ name_key: lockedGhost, failures: 3, locked_at: knex.fn.now() });
+    // States no endpoint makes, written directly: a corrupted option order (every position the same), a grant of
+    // a name nobody has, a grant on a context of another field, and a default naming an option of another list.
+    const field = await createField(t);
+    const other = await createField(t);
+    const ctx = await createContext(t, field.id);
+    const otherCtx = await createContext(t, other.id);
+    await grant(t, field.id, { user: 'admin' });
+    const p = paths(field.id, field.defaultContextId);
+    const opts = await addOptions(t, t.adminAuth, p.options, ['Gamma', 'Alpha', 'Beta']);
+    const elsewhere = await addOptions(t, t.adminAuth, paths(field.id, ctx.id).options, ['Elsewhere']);
+    await knex('field_options').where({ context_id: field.defaultContextId }).update({ position: 7 });
+    await grant(t, field.id, { user: 'admin', contextId: ctx.id });
+    const grantRow = (principal_key: string, context_id: number | null) => ({ field_id: field.id, context_id, principal_type: 'user', principal_name: principal_key, principal_key });
+    await knex('field_grants').insert([grantRow(uniq('ghost-user'), null), grantRow('admin', otherCtx.id)]);
+    await knex('field_default_options').insert({ context_id: field.defaultContextId, option_id: elsewhere[0]!.id, position: 0 });
+
     await t.services.jobs.request('JobRunDataMigrationTasks', 'admin');
     const first = await settledJob(t, 'JobRunDataMigrationTasks');
     expect(first.status).toBe('SUCCESS');
     expect(first.message).toContain('20261123-remove-unknown-auth-failures');
+    // The order: positions are rank × gap again, ties resolved by id (the order the options were created in).
+    const positions = await knex('field_options').where({ context_id: field.defaultContextId }).orderBy('id').pluck('position');
+    expect(positions.map(Number)).toEqual([0, POSITION_GAP, 2 * POSITION_GAP]);
+    expect(await listValues(t, t.adminAuth, p.options)).toEqual(opts.map((o) => o.optionvalue));
+    // Only the grants that point at nothing went; the default of another list's option went.
+    const grants = await knex('field_grants').where({ field_id: field.id }).orderBy('id').select('principal_key', 'context_id');
+    expect(grants).toEqual([
+      { principal_key: 'admin', context_id: null },
+      { principal_key: 'admin', context_id: ctx.id },
+    ]);
+    expect(await knex('field_grants').where({ context_id: otherCtx.id })).toEqual([]);
+    expect(await knex('field_default_options').where({ context_id: field.defaultContextId })).toEqual([]);
     const names = (await knex('auth_failures').select('name_key')).map((r) => r.name_key);
     expect(names).toContain('admin');
     expect(names).toContain(lockedGhost);
