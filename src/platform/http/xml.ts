@@ -1,6 +1,6 @@
 /**
  * The one XML writer of every XML body (code-block lists and errors, host 401 bodies). Text is escaped
- * exactly once, here: xmlbuilder2's `.txt()` leaves `&` alone when it precedes something that looks like an
+ * exactly once, here: the xmlbuilder2 package used before (since removed) left `&` alone when it precedes something that looks like an
  * entity or character reference (`&copy;`, `&#65;`, `&amp;`), which writes undefined entities, invalid
  * references or a different text than stored. Element names are our own constants, never input.
  */
