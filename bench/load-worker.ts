@@ -5,7 +5,7 @@
 // else is written to stdout.
 import autocannon from 'autocannon';
 import { waitForIdle } from './lib/idle.ts';
-import { scenarioFirst } from './lib/paired.ts';
+import { roundOrder } from './lib/paired.ts';
 import type { LoadConfig, LoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
 
 // Untyped in @types/autocannon: merges runs made with `skipAggregateResult` (histograms included).
@@ -91,16 +91,14 @@ class Side {
 
 async function paired(config: PairedLoadConfig): Promise<PairedLoadResult> {
   const { rounds, roundSec } = config;
-  if (config.scenario.warmupSec > 0) await runOnce(config.scenario, config.scenario.warmupSec);
-  if (config.baseline.warmupSec > 0) await runOnce(config.baseline, config.baseline.warmupSec);
-  const scenario = new Side(config.scenario);
-  const baseline = new Side(config.baseline);
+  const configs = [config.scenario, config.baseline, ...(config.others ?? [])];
+  for (const c of configs) if (c.warmupSec > 0) await runOnce(c, c.warmupSec);
+  const sides = configs.map((c) => new Side(c));
   for (let round = 0; round < rounds; round++) {
-    const [first, second] = scenarioFirst(round) ? [scenario, baseline] : [baseline, scenario];
-    await first.measureRound(roundSec);
-    await second.measureRound(roundSec);
+    for (const i of roundOrder(round, sides.length)) await sides[i]!.measureRound(roundSec);
   }
-  return { scenario: scenario.result(), baseline: baseline.result() };
+  const [scenario, baseline, ...others] = sides.map((s) => s.result());
+  return { scenario: scenario!, baseline: baseline!, others };
 }
 
 async function main(): Promise<void> {

@@ -5,10 +5,12 @@
 // under test and one for the load-generator process. Running two things at once
 // would measure the scheduler, not the server.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type BenchOptions } from './lib/args.ts';
+import { nginxMissing, startNginx, type NginxBaseline } from './baselines/nginx.ts';
 import { BASELINES, EXPRESS_BASELINE, NODE_HTTP_BASELINE, startBaseline } from './lib/baselines.ts';
 import type { RunningChild } from './lib/child.ts';
 import { createContext } from './lib/context.ts';
@@ -153,6 +155,7 @@ async function measurePaired(
   name: string,
   config: LoadConfig,
   options: BenchOptions,
+  nginx?: { server: RunningChild; request: RequestSpec },
 ): Promise<ScenarioResult> {
   await settle(server);
   const baseline = {
@@ -161,21 +164,76 @@ async function measurePaired(
     warmupSec: 1,
     serverPid: expressServer.pid,
   };
+  // nginx, when paired: a third side of the same rounds (A B C, C B A, …).
+  const others = nginx
+    ? [{ ...toLoadConfig(nginx.server.baseUrl, nginx.request, loadOptions(options)), warmupSec: 1, serverPid: nginx.server.pid }]
+    : [];
   const rss = sampleRss(server.pid);
   try {
     const run = await runPairedLoad(benchDir, {
       scenario: { ...config, serverPid: server.pid },
       baseline,
+      others,
       rounds: options.rounds,
       roundSec: options.durationSec / options.rounds,
     });
     const result = fromLoad(name, 'http', run.scenario.combined, rss.stop());
     result.pairedExpressRps = run.baseline.combined.requestsPerSec;
     result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
+    const nginxSide = run.others[0];
+    if (nginx && nginxSide) {
+      result.pairedNginxRps = nginxSide.combined.requestsPerSec;
+      result.nginxRoundRatios = roundRatios(run.scenario.rounds, nginxSide.rounds);
+      result.ratioToNginx = median(result.nginxRoundRatios);
+      // nginx must have authenticated every request, or its rate means nothing.
+      const bad = nginxSide.combined.errors + nginxSide.combined.non2xx;
+      if (bad > 0) result.checks.push({ label: 'nginx answered every request 2xx', verdict: 'FAIL', detail: `${bad} of ${nginxSide.combined.totalRequests} not 2xx or failed` });
+    }
     return result;
   } finally {
     rss.stop();
   }
+}
+
+/** nginx + auth_basic servers of the run (bench/baselines/nginx.ts), one per distinct body, kept for later scenarios. */
+interface NginxServers {
+  /** The server for this scenario's request, or why there is none (not installed). */
+  forRequest(ctx: BenchContext, request: RequestSpec): Promise<{ server: RunningChild; request: RequestSpec } | { skipped: string }>;
+  stopAll(): Promise<void>;
+}
+
+function nginxServers(): NginxServers {
+  const started = new Map<string, Promise<NginxBaseline>>();
+  let warned = false;
+  return {
+    async forRequest(ctx, request) {
+      const missing = nginxMissing();
+      if (missing) {
+        if (!warned) console.warn(`  ${missing}`);
+        warned = true;
+        return { skipped: missing };
+      }
+      // The bytes the load will download: autocannon sends no Accept-Encoding, nor does this request.
+      const res = await fetch(ctx.baseUrl + request.path, { method: request.method, headers: { ...request.headers, 'accept-encoding': 'identity' } });
+      const body = new Uint8Array(await res.arrayBuffer());
+      const contentType = res.headers.get('content-type') ?? 'application/octet-stream';
+      const key = `${contentType}\n${createHash('sha256').update(body).digest('hex')}`;
+      let running = started.get(key);
+      if (!running) {
+        console.log(`  starting nginx + auth_basic serving the same ${body.length} bytes (${contentType})`);
+        running = startNginx(body, contentType, ctx.adminUsername, ctx.adminPassword).then((n) => {
+          cleanups.push(() => n.server.stop());
+          return n;
+        });
+        started.set(key, running);
+      }
+      const n = await running;
+      return { server: n.server, request: { method: 'GET', path: n.path, headers: { authorization: ctx.adminAuth } } };
+    },
+    async stopAll() {
+      for (const running of started.values()) await (await running).server.stop();
+    },
+  };
 }
 
 /** The scenario's request for one server, after one probe request checked it gets the expected status. */
@@ -245,16 +303,20 @@ async function runHttpScenario(
   ctx: BenchContext,
   server: RunningChild,
   expressServer: RunningChild,
+  nginx: NginxServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   const request = await probedRequest(scenario, ctx);
+  const paired = scenario.pairWithNginx ? await nginx.forRequest(ctx, request) : undefined;
   const result = await measurePaired(
     server,
     expressServer,
     scenario.name,
     toLoadConfig(server.baseUrl, request, loadOptions(options)),
     options,
+    paired && 'server' in paired ? paired : undefined,
   );
+  if (paired && 'skipped' in paired) result.nginxSkipped = paired.skipped;
   const implicit = statusCheck(result, scenario.expectStatus);
   if (implicit) result.checks.push(implicit);
   return result;
@@ -266,6 +328,7 @@ async function runScenario(
   server: RunningChild,
   expressServer: RunningChild,
   variants: VariantServers,
+  nginx: NginxServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   await scenario.setup?.(ctx);
@@ -282,7 +345,7 @@ async function runScenario(
       peakRssMb: rss.stop(),
     };
   }
-  return runHttpScenario(scenario, ctx, server, expressServer, options);
+  return runHttpScenario(scenario, ctx, server, expressServer, nginx, options);
 }
 
 async function prepareStorage(options: BenchOptions): Promise<{ storage: Storage; detail: string }> {
@@ -344,6 +407,7 @@ async function runScenarios(
       return running;
     },
   };
+  const nginx = nginxServers();
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();
@@ -358,7 +422,7 @@ async function runScenarios(
     }
     console.log(`▶ ${scenario.name}`);
     try {
-      const result = await runScenario(scenario, ctx, server, expressServer, variants, options);
+      const result = await runScenario(scenario, ctx, server, expressServer, variants, nginx, options);
       checkInterrupted();
       // autocannon counts refused connections as errors rather than failing, so check here.
       const endedDuring = server.exitInfo();
@@ -384,6 +448,7 @@ async function runScenarios(
     }
   }
   await expressServer.stop();
+  await nginx.stopAll();
   for (const running of started.values()) await (await running).server.stop();
   return { results, detail };
 }

@@ -25,9 +25,11 @@ export function runLoad(benchDir: string, config: LoadConfig): Promise<LoadResul
 }
 
 export function runPairedLoad(benchDir: string, config: PairedLoadConfig): Promise<PairedLoadResult> {
-  const { scenario, baseline, rounds, roundSec } = config;
-  const settling = 2 * rounds * 60;
-  return runWorker<PairedLoadResult>(benchDir, config, scenario.warmupSec + baseline.warmupSec + 2 * rounds * roundSec + settling + 120);
+  const { rounds, roundSec } = config;
+  const sides = [config.scenario, config.baseline, ...(config.others ?? [])];
+  const warmups = sides.reduce((n, s) => n + s.warmupSec, 0);
+  const settling = sides.length * rounds * 60;
+  return runWorker<PairedLoadResult>(benchDir, config, warmups + sides.length * rounds * roundSec + settling + 120);
 }
 
 async function runWorker<T>(benchDir: string, config: LoadConfig | PairedLoadConfig, limitSec: number): Promise<T> {

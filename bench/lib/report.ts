@@ -41,8 +41,8 @@ function verdictCell(r: ScenarioResult): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const head =
-    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|';
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | nginx req/s (paired) | × nginx | × nginx per round | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|';
   const rows = results.map((r) => {
     const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
     const errors = r.kind === 'latency' ? '—' : String(r.errorsAndNon2xx);
@@ -58,6 +58,9 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       num(r.ratioToExpress, 2),
       (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       num(r.ratioToMain ?? null, 2),
+      r.pairedNginxRps ? String(Math.round(r.pairedNginxRps)) : r.nginxSkipped ? 'skipped' : '',
+      r.ratioToNginx === undefined ? '' : num(r.ratioToNginx, 2),
+      (r.nginxRoundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       verdictCell(r),
     ];
     return `| ${cells.join(' | ')} |`;
