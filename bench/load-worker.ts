@@ -6,7 +6,7 @@
 import autocannon from 'autocannon';
 import { waitForIdle } from './lib/idle.ts';
 import { roundOrder } from './lib/paired.ts';
-import type { LoadConfig, LoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
+import type { LoadConfig, LoadResult, MultiLoadConfig, MultiLoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
 
 // Untyped in @types/autocannon: merges runs made with `skipAggregateResult` (histograms included).
 const { aggregateResult } = autocannon as unknown as {
@@ -101,11 +101,19 @@ async function paired(config: PairedLoadConfig): Promise<PairedLoadResult> {
   return { scenario: scenario!, baseline: baseline!, others };
 }
 
+/** Every target at once: warm-up, a `started` line (the caller starts timing its own calls), then the measured run. */
+async function multi(config: MultiLoadConfig): Promise<MultiLoadResult> {
+  if (config.warmupSec > 0) await Promise.all(config.multi.map((c) => runOnce(c, config.warmupSec)));
+  process.stdout.write(JSON.stringify({ started: true }) + '\n');
+  const raws = await Promise.all(config.multi.map((c) => runOnce(c, config.durationSec)));
+  return { targets: raws.map((r) => toLoadResult(r, 0)) };
+}
+
 async function main(): Promise<void> {
   const raw = process.argv[2];
-  if (!raw) throw new Error('usage: load-worker.ts <LoadConfig or PairedLoadConfig JSON>');
-  const config = JSON.parse(raw) as LoadConfig | PairedLoadConfig;
-  const result = 'rounds' in config ? await paired(config) : await single(config);
+  if (!raw) throw new Error('usage: load-worker.ts <LoadConfig, PairedLoadConfig or MultiLoadConfig JSON>');
+  const config = JSON.parse(raw) as LoadConfig | PairedLoadConfig | MultiLoadConfig;
+  const result = 'multi' in config ? await multi(config) : 'rounds' in config ? await paired(config) : await single(config);
   process.stdout.write(JSON.stringify(result) + '\n');
 }
 

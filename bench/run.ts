@@ -38,6 +38,7 @@ import {
 } from './lib/server-process.ts';
 import { evaluateTarget, statusCheck } from './lib/targets.ts';
 import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-memory.ts';
+import { CLUSTER_SCENARIO, measureCluster, renderCluster, type ClusterOptions } from './lib/cluster.ts';
 import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -472,6 +473,28 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[])
   }
 }
 
+/** The multi-process scenario (bench/lib/cluster.ts) on a throw-away database of its own. */
+async function runCluster(options: BenchOptions): Promise<NonNullable<RunMeta['cluster']>> {
+  const clusterOptions: ClusterOptions = {
+    nodes: options.clusterNodes,
+    rounds: options.clusterRounds,
+    stepSec: options.durationSec / options.clusterRounds,
+    warmupSec: Math.min(options.warmupSec, 3),
+    connections: options.connections,
+  };
+  console.log(`▶ ${CLUSTER_SCENARIO}: N = ${clusterOptions.nodes.join(', ')}, ${clusterOptions.rounds} round(s) of ${clusterOptions.stepSec} s per N`);
+  const adminUrl = process.env.BENCH_DATABASE_URL || DEFAULT_BENCH_DATABASE_URL;
+  try {
+    const { rows, check } = await measureCluster(repoRoot, benchDir, serverEntry(), adminUrl, clusterOptions, (step) => cleanups.push(step));
+    return { table: renderCluster(rows, clusterOptions), checks: [`${check.verdict.padEnd(4)}  ${CLUSTER_SCENARIO}: ${check.label} (got ${check.detail})`] };
+  } catch (err) {
+    if (interrupted) throw new Interrupted('interrupted');
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`  ERROR ${CLUSTER_SCENARIO}: ${message}`);
+    return { table: [], checks: [`ERROR ${CLUSTER_SCENARIO}: ${message.split('\n')[0]}`] };
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const releaseLock = await acquireRunLock();
@@ -480,7 +503,9 @@ async function main(): Promise<void> {
   const all = await loadScenarios(benchDir);
   const only = options.only;
   const selected = only ? all.filter((s) => s.name.includes(only)) : all;
-  if (selected.length === 0) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
+  // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
+  const clusterSelected = !only || CLUSTER_SCENARIO.includes(only);
+  if (selected.length === 0 && !clusterSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
 
   const results = await runBaselines(options);
   let storageDetail = 'not started (no scenario selected)';
@@ -492,6 +517,10 @@ async function main(): Promise<void> {
   checkInterrupted();
   await runCleanups();
   applyTargets(selected, results);
+  let cluster: RunMeta['cluster'];
+  if (clusterSelected && options.pglite) console.log(`▶ ${CLUSTER_SCENARIO}: PostgreSQL only, skipped on --pglite`);
+  else if (clusterSelected) cluster = await runCluster(options);
+  checkInterrupted();
   // The embedded default (npm start without DATABASE_URL) in the same run as the PostgreSQL figures.
   let embedded: string[] = [];
   if (!options.pglite && !options.only) {
@@ -514,11 +543,13 @@ async function main(): Promise<void> {
     loadAverage,
     serverEntry: serverEntry(),
     embedded,
+    cluster,
     serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
-  const checks = [...renderChecks(results), ...embedded.slice(1)];
+  const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? [])];
   if (embedded[0]) console.log(embedded[0]);
+  if (cluster) console.log(cluster.table.slice(2).join('\n') + '\n');
   for (const line of checks) console.log(line);
   const failures = checks.filter((l) => l.startsWith('FAIL') || l.startsWith('ERROR'));
   if (failures.length > 0) {

@@ -11,6 +11,8 @@ export interface RunMeta {
   storageDetail: string;
   /** The embedded default's memory figures and their check (PostgreSQL runs only; embedded-memory.ts). */
   embedded?: string[];
+  /** The multi-process scenario's table (PostgreSQL runs only; cluster.ts) and its target check line. */
+  cluster?: { table: string[]; checks: string[] };
   durationSec: number;
   warmupSec: number;
   rounds: number;
@@ -98,8 +100,10 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     '```',
     ...renderChecks(results),
     ...(meta.embedded ?? []).slice(1),
+    ...(meta.cluster?.checks ?? []),
     '```',
     ...(meta.embedded?.[0] ? ['', `Embedded default: ${meta.embedded[0].replace(/^embedded default /, '')}`] : []),
+    ...(meta.cluster ? ['', ...meta.cluster.table] : []),
   ].join('\n');
 }
 

@@ -208,3 +208,17 @@ export interface ScenarioResult {
   raw?: LoadResult;
   error?: string;
 }
+
+/**
+ * Several targets loaded at once by one load worker (the multi-process scenario, bench/lib/cluster.ts): a
+ * warm-up of `warmupSec`, then a line `{"started":true}` on stdout, then `durationSec` measured seconds.
+ */
+export interface MultiLoadConfig {
+  multi: LoadConfig[];
+  warmupSec: number;
+  durationSec: number;
+}
+
+export interface MultiLoadResult {
+  targets: LoadResult[];
+}
