@@ -113,10 +113,12 @@ export function clusterTarget(rows: readonly ClusterRow[]): TargetCheck {
     return { label, verdict: 'FAIL', detail: `${one.writeErrors + many.writeErrors} creates failed` };
   }
   const ratio = many.writeP99Ms / one.writeP99Ms;
+  // Each round's own ratio too: on a drifting machine their spread says how far to trust the pooled one.
+  const perRound = many.roundP99Ms.map((p, i) => p / (one.roundP99Ms[i] ?? Number.NaN)).map((r) => `${r.toFixed(2)}×`);
   return {
     label,
     verdict: ratio <= MAX_P99_RATIO ? 'PASS' : 'FAIL',
-    detail: `${ratio.toFixed(2)}×: ${many.writeP99Ms.toFixed(1)} ms vs ${one.writeP99Ms.toFixed(1)} ms`,
+    detail: `${ratio.toFixed(2)}×: ${many.writeP99Ms.toFixed(1)} ms vs ${one.writeP99Ms.toFixed(1)} ms; per round ${perRound.join(' ')}`,
   };
 }
 

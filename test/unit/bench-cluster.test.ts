@@ -50,7 +50,7 @@ describe('bench: the multi-process scenario', () => {
     const rows = (p1: number, p4: number) =>
       summarizeCluster([step(0, 1, Array(100).fill(p1) as number[]), step(0, 4, Array(100).fill(p4) as number[])]);
     expect(clusterTarget(rows(10, 20)).verdict).toBe('PASS');
-    expect(clusterTarget(rows(10, 21))).toMatchObject({ verdict: 'FAIL', detail: '2.10×: 21.0 ms vs 10.0 ms' });
+    expect(clusterTarget(rows(10, 21))).toMatchObject({ verdict: 'FAIL', detail: '2.10×: 21.0 ms vs 10.0 ms; per round 2.10×' });
     expect(clusterTarget(summarizeCluster([step(0, 1, [5]), step(0, 2, [5])])).verdict).toBe('SKIP');
     const failed = summarizeCluster([step(0, 1, [5]), step(0, 4, [5], { writeErrors: 3 })]);
     expect(clusterTarget(failed)).toMatchObject({ verdict: 'FAIL', detail: '3 creates failed' });
