@@ -5,8 +5,8 @@
 // else is written to stdout.
 import autocannon from 'autocannon';
 import { waitForIdle } from './lib/idle.ts';
-import { scenarioFirst } from './lib/paired.ts';
-import type { LoadConfig, LoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
+import { roundOrder } from './lib/paired.ts';
+import type { LoadConfig, LoadResult, MultiLoadConfig, MultiLoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
 
 // Untyped in @types/autocannon: merges runs made with `skipAggregateResult` (histograms included).
 const { aggregateResult } = autocannon as unknown as {
@@ -91,23 +91,29 @@ class Side {
 
 async function paired(config: PairedLoadConfig): Promise<PairedLoadResult> {
   const { rounds, roundSec } = config;
-  if (config.scenario.warmupSec > 0) await runOnce(config.scenario, config.scenario.warmupSec);
-  if (config.baseline.warmupSec > 0) await runOnce(config.baseline, config.baseline.warmupSec);
-  const scenario = new Side(config.scenario);
-  const baseline = new Side(config.baseline);
+  const configs = [config.scenario, config.baseline, ...(config.others ?? [])];
+  for (const c of configs) if (c.warmupSec > 0) await runOnce(c, c.warmupSec);
+  const sides = configs.map((c) => new Side(c));
   for (let round = 0; round < rounds; round++) {
-    const [first, second] = scenarioFirst(round) ? [scenario, baseline] : [baseline, scenario];
-    await first.measureRound(roundSec);
-    await second.measureRound(roundSec);
+    for (const i of roundOrder(round, sides.length)) await sides[i]!.measureRound(roundSec);
   }
-  return { scenario: scenario.result(), baseline: baseline.result() };
+  const [scenario, baseline, ...others] = sides.map((s) => s.result());
+  return { scenario: scenario!, baseline: baseline!, others };
+}
+
+/** Every target at once: warm-up, a `started` line (the caller starts timing its own calls), then the measured run. */
+async function multi(config: MultiLoadConfig): Promise<MultiLoadResult> {
+  if (config.warmupSec > 0) await Promise.all(config.multi.map((c) => runOnce(c, config.warmupSec)));
+  process.stdout.write(JSON.stringify({ started: true }) + '\n');
+  const raws = await Promise.all(config.multi.map((c) => runOnce(c, config.durationSec)));
+  return { targets: raws.map((r) => toLoadResult(r, 0)) };
 }
 
 async function main(): Promise<void> {
   const raw = process.argv[2];
-  if (!raw) throw new Error('usage: load-worker.ts <LoadConfig or PairedLoadConfig JSON>');
-  const config = JSON.parse(raw) as LoadConfig | PairedLoadConfig;
-  const result = 'rounds' in config ? await paired(config) : await single(config);
+  if (!raw) throw new Error('usage: load-worker.ts <LoadConfig, PairedLoadConfig or MultiLoadConfig JSON>');
+  const config = JSON.parse(raw) as LoadConfig | PairedLoadConfig | MultiLoadConfig;
+  const result = 'multi' in config ? await multi(config) : 'rounds' in config ? await paired(config) : await single(config);
   process.stdout.write(JSON.stringify(result) + '\n');
 }
 

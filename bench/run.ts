@@ -5,10 +5,12 @@
 // under test and one for the load-generator process. Running two things at once
 // would measure the scheduler, not the server.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type BenchOptions } from './lib/args.ts';
+import { nginxMissing, startNginx, type NginxBaseline } from './baselines/nginx.ts';
 import { BASELINES, EXPRESS_BASELINE, NODE_HTTP_BASELINE, startBaseline } from './lib/baselines.ts';
 import type { RunningChild } from './lib/child.ts';
 import { createContext } from './lib/context.ts';
@@ -36,6 +38,7 @@ import {
 } from './lib/server-process.ts';
 import { evaluateTarget, statusCheck } from './lib/targets.ts';
 import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-memory.ts';
+import { CLUSTER_SCENARIO, measureCluster, renderCluster, type ClusterOptions } from './lib/cluster.ts';
 import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -153,6 +156,7 @@ async function measurePaired(
   name: string,
   config: LoadConfig,
   options: BenchOptions,
+  nginx?: { server: RunningChild; request: RequestSpec },
 ): Promise<ScenarioResult> {
   await settle(server);
   const baseline = {
@@ -161,21 +165,76 @@ async function measurePaired(
     warmupSec: 1,
     serverPid: expressServer.pid,
   };
+  // nginx, when paired: a third side of the same rounds (A B C, C B A, …).
+  const others = nginx
+    ? [{ ...toLoadConfig(nginx.server.baseUrl, nginx.request, loadOptions(options)), warmupSec: 1, serverPid: nginx.server.pid }]
+    : [];
   const rss = sampleRss(server.pid);
   try {
     const run = await runPairedLoad(benchDir, {
       scenario: { ...config, serverPid: server.pid },
       baseline,
+      others,
       rounds: options.rounds,
       roundSec: options.durationSec / options.rounds,
     });
     const result = fromLoad(name, 'http', run.scenario.combined, rss.stop());
     result.pairedExpressRps = run.baseline.combined.requestsPerSec;
     result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
+    const nginxSide = run.others[0];
+    if (nginx && nginxSide) {
+      result.pairedNginxRps = nginxSide.combined.requestsPerSec;
+      result.nginxRoundRatios = roundRatios(run.scenario.rounds, nginxSide.rounds);
+      result.ratioToNginx = median(result.nginxRoundRatios);
+      // nginx must have authenticated every request, or its rate means nothing.
+      const bad = nginxSide.combined.errors + nginxSide.combined.non2xx;
+      if (bad > 0) result.checks.push({ label: 'nginx answered every request 2xx', verdict: 'FAIL', detail: `${bad} of ${nginxSide.combined.totalRequests} not 2xx or failed` });
+    }
     return result;
   } finally {
     rss.stop();
   }
+}
+
+/** nginx + auth_basic servers of the run (bench/baselines/nginx.ts), one per distinct body, kept for later scenarios. */
+interface NginxServers {
+  /** The server for this scenario's request, or why there is none (not installed). */
+  forRequest(ctx: BenchContext, request: RequestSpec): Promise<{ server: RunningChild; request: RequestSpec } | { skipped: string }>;
+  stopAll(): Promise<void>;
+}
+
+function nginxServers(): NginxServers {
+  const started = new Map<string, Promise<NginxBaseline>>();
+  let warned = false;
+  return {
+    async forRequest(ctx, request) {
+      const missing = nginxMissing();
+      if (missing) {
+        if (!warned) console.warn(`  ${missing}`);
+        warned = true;
+        return { skipped: missing };
+      }
+      // The bytes the load will download: autocannon sends no Accept-Encoding, nor does this request.
+      const res = await fetch(ctx.baseUrl + request.path, { method: request.method, headers: { ...request.headers, 'accept-encoding': 'identity' } });
+      const body = new Uint8Array(await res.arrayBuffer());
+      const contentType = res.headers.get('content-type') ?? 'application/octet-stream';
+      const key = `${contentType}\n${createHash('sha256').update(body).digest('hex')}`;
+      let running = started.get(key);
+      if (!running) {
+        console.log(`  starting nginx + auth_basic serving the same ${body.length} bytes (${contentType})`);
+        running = startNginx(body, contentType, ctx.adminUsername, ctx.adminPassword).then((n) => {
+          cleanups.push(() => n.server.stop());
+          return n;
+        });
+        started.set(key, running);
+      }
+      const n = await running;
+      return { server: n.server, request: { method: 'GET', path: n.path, headers: { authorization: ctx.adminAuth } } };
+    },
+    async stopAll() {
+      for (const running of started.values()) await (await running).server.stop();
+    },
+  };
 }
 
 /** The scenario's request for one server, after one probe request checked it gets the expected status. */
@@ -245,16 +304,20 @@ async function runHttpScenario(
   ctx: BenchContext,
   server: RunningChild,
   expressServer: RunningChild,
+  nginx: NginxServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   const request = await probedRequest(scenario, ctx);
+  const paired = scenario.pairWithNginx ? await nginx.forRequest(ctx, request) : undefined;
   const result = await measurePaired(
     server,
     expressServer,
     scenario.name,
     toLoadConfig(server.baseUrl, request, loadOptions(options)),
     options,
+    paired && 'server' in paired ? paired : undefined,
   );
+  if (paired && 'skipped' in paired) result.nginxSkipped = paired.skipped;
   const implicit = statusCheck(result, scenario.expectStatus);
   if (implicit) result.checks.push(implicit);
   return result;
@@ -266,6 +329,7 @@ async function runScenario(
   server: RunningChild,
   expressServer: RunningChild,
   variants: VariantServers,
+  nginx: NginxServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   await scenario.setup?.(ctx);
@@ -282,7 +346,7 @@ async function runScenario(
       peakRssMb: rss.stop(),
     };
   }
-  return runHttpScenario(scenario, ctx, server, expressServer, options);
+  return runHttpScenario(scenario, ctx, server, expressServer, nginx, options);
 }
 
 async function prepareStorage(options: BenchOptions): Promise<{ storage: Storage; detail: string }> {
@@ -344,6 +408,7 @@ async function runScenarios(
       return running;
     },
   };
+  const nginx = nginxServers();
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();
@@ -358,7 +423,7 @@ async function runScenarios(
     }
     console.log(`▶ ${scenario.name}`);
     try {
-      const result = await runScenario(scenario, ctx, server, expressServer, variants, options);
+      const result = await runScenario(scenario, ctx, server, expressServer, variants, nginx, options);
       checkInterrupted();
       // autocannon counts refused connections as errors rather than failing, so check here.
       const endedDuring = server.exitInfo();
@@ -384,6 +449,7 @@ async function runScenarios(
     }
   }
   await expressServer.stop();
+  await nginx.stopAll();
   for (const running of started.values()) await (await running).server.stop();
   return { results, detail };
 }
@@ -407,6 +473,28 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[])
   }
 }
 
+/** The multi-process scenario (bench/lib/cluster.ts) on a throw-away database of its own. */
+async function runCluster(options: BenchOptions): Promise<NonNullable<RunMeta['cluster']>> {
+  const clusterOptions: ClusterOptions = {
+    nodes: options.clusterNodes,
+    rounds: options.clusterRounds,
+    stepSec: options.durationSec / options.clusterRounds,
+    warmupSec: Math.min(options.warmupSec, 3),
+    connections: options.connections,
+  };
+  console.log(`▶ ${CLUSTER_SCENARIO}: N = ${clusterOptions.nodes.join(', ')}, ${clusterOptions.rounds} round(s) of ${clusterOptions.stepSec} s per N`);
+  const adminUrl = process.env.BENCH_DATABASE_URL || DEFAULT_BENCH_DATABASE_URL;
+  try {
+    const { rows, check } = await measureCluster(repoRoot, benchDir, serverEntry(), adminUrl, clusterOptions, (step) => cleanups.push(step));
+    return { table: renderCluster(rows, clusterOptions), checks: [`${check.verdict.padEnd(4)}  ${CLUSTER_SCENARIO}: ${check.label} (got ${check.detail})`] };
+  } catch (err) {
+    if (interrupted) throw new Interrupted('interrupted');
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`  ERROR ${CLUSTER_SCENARIO}: ${message}`);
+    return { table: [], checks: [`ERROR ${CLUSTER_SCENARIO}: ${message.split('\n')[0]}`] };
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const releaseLock = await acquireRunLock();
@@ -415,7 +503,9 @@ async function main(): Promise<void> {
   const all = await loadScenarios(benchDir);
   const only = options.only;
   const selected = only ? all.filter((s) => s.name.includes(only)) : all;
-  if (selected.length === 0) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
+  // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
+  const clusterSelected = !only || CLUSTER_SCENARIO.includes(only);
+  if (selected.length === 0 && !clusterSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
 
   const results = await runBaselines(options);
   let storageDetail = 'not started (no scenario selected)';
@@ -427,6 +517,10 @@ async function main(): Promise<void> {
   checkInterrupted();
   await runCleanups();
   applyTargets(selected, results);
+  let cluster: RunMeta['cluster'];
+  if (clusterSelected && options.pglite) console.log(`▶ ${CLUSTER_SCENARIO}: PostgreSQL only, skipped on --pglite`);
+  else if (clusterSelected) cluster = await runCluster(options);
+  checkInterrupted();
   // The embedded default (npm start without DATABASE_URL) in the same run as the PostgreSQL figures.
   let embedded: string[] = [];
   if (!options.pglite && !options.only) {
@@ -449,11 +543,13 @@ async function main(): Promise<void> {
     loadAverage,
     serverEntry: serverEntry(),
     embedded,
+    cluster,
     serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
-  const checks = [...renderChecks(results), ...embedded.slice(1)];
+  const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? [])];
   if (embedded[0]) console.log(embedded[0]);
+  if (cluster) console.log(cluster.table.slice(2).join('\n') + '\n');
   for (const line of checks) console.log(line);
   const failures = checks.filter((l) => l.startsWith('FAIL') || l.startsWith('ERROR'));
   if (failures.length > 0) {

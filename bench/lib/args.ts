@@ -8,9 +8,23 @@ export interface BenchOptions {
   warmupSec: number;
   /** Turns of scenario and Express baseline per HTTP scenario (see measurePaired in run.ts). */
   rounds: number;
+  /** Node counts of the multi-process scenario (bench/lib/cluster.ts). */
+  clusterNodes: number[];
+  /** Forward and backward passes over clusterNodes. */
+  clusterRounds: number;
 }
 
-const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>]`;
+/** `1,2,4` → [1, 2, 4]: positive whole numbers, each once, ascending. Throws on anything else. */
+export function parseNodeList(value: string | undefined): number[] {
+  const parts = (value ?? '').split(',').map((p) => p.trim());
+  const nodes = parts.map(Number);
+  if (parts.length === 0 || nodes.some((n, i) => !parts[i] || !Number.isInteger(n) || n < 1 || n > 64)) {
+    throw new Error(`--cluster-nodes needs a comma-separated list of node counts between 1 and 64, e.g. 1,2,4,8\n${USAGE}`);
+  }
+  return [...new Set(nodes)].sort((a, b) => a - b);
+}
+
+const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>]`;
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -22,7 +36,16 @@ function positiveNumber(flag: string, value: string | undefined): number {
 
 export function parseArgs(argv: readonly string[]): BenchOptions {
   // 5 s of warm-up per scenario: the targets are for a warm server (JIT-compiled hot paths, filled caches).
-  const options: BenchOptions = { pglite: false, durationSec: 10, connections: 32, only: null, warmupSec: 5, rounds: 10 };
+  const options: BenchOptions = {
+    pglite: false,
+    durationSec: 10,
+    connections: 32,
+    only: null,
+    warmupSec: 5,
+    rounds: 10,
+    clusterNodes: [1, 2, 4],
+    clusterRounds: 2,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     switch (arg) {
@@ -40,6 +63,12 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         break;
       case '--rounds':
         options.rounds = Math.round(positiveNumber(arg, argv[++i]));
+        break;
+      case '--cluster-nodes':
+        options.clusterNodes = parseNodeList(argv[++i]);
+        break;
+      case '--cluster-rounds':
+        options.clusterRounds = Math.round(positiveNumber(arg, argv[++i]));
         break;
       case '--only': {
         const value = argv[++i];

@@ -44,11 +44,21 @@ export function spawnNode(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; port: number; stdio?: 'log' | 'pipe' },
 ): { child: ChildProcess; running: RunningChild } {
-  const logPath = join(tmpdir(), `addon-pair-bench-${name}-${process.pid}.log`);
-  const log = createWriteStream(logPath);
   // A built bundle (the production start path, `npm start`) runs on plain node; TypeScript through tsx.
   const runtime = /\.m?js$/.test(args[0] ?? '') ? ['--enable-source-maps'] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...runtime, ...args], {
+  return spawnProcess(name, process.execPath, [...runtime, ...args], options);
+}
+
+/** Any server-like executable (node, nginx), with its output in `$TMPDIR/addon-pair-bench-<name>-<pid>.log`. */
+export function spawnProcess(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; port: number },
+): { child: ChildProcess; running: RunningChild } {
+  const logPath = join(tmpdir(), `addon-pair-bench-${name}-${process.pid}.log`);
+  const log = createWriteStream(logPath);
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

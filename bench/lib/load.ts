@@ -2,7 +2,7 @@
 // process and reads its single JSON line back.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { LoadConfig, LoadResult, PairedLoadConfig, PairedLoadResult, RequestSpec } from './types.ts';
+import type { LoadConfig, LoadResult, MultiLoadConfig, MultiLoadResult, PairedLoadConfig, PairedLoadResult, RequestSpec } from './types.ts';
 
 export function toLoadConfig(
   baseUrl: string,
@@ -25,12 +25,26 @@ export function runLoad(benchDir: string, config: LoadConfig): Promise<LoadResul
 }
 
 export function runPairedLoad(benchDir: string, config: PairedLoadConfig): Promise<PairedLoadResult> {
-  const { scenario, baseline, rounds, roundSec } = config;
-  const settling = 2 * rounds * 60;
-  return runWorker<PairedLoadResult>(benchDir, config, scenario.warmupSec + baseline.warmupSec + 2 * rounds * roundSec + settling + 120);
+  const { rounds, roundSec } = config;
+  const sides = [config.scenario, config.baseline, ...(config.others ?? [])];
+  const warmups = sides.reduce((n, s) => n + s.warmupSec, 0);
+  const settling = sides.length * rounds * 60;
+  return runWorker<PairedLoadResult>(benchDir, config, warmups + sides.length * rounds * roundSec + settling + 120);
 }
 
-async function runWorker<T>(benchDir: string, config: LoadConfig | PairedLoadConfig, limitSec: number): Promise<T> {
+/** Every target at once (bench/lib/cluster.ts); `onStarted` is called when the warm-up ends and measuring begins. */
+export function runMultiLoad(benchDir: string, config: MultiLoadConfig, onStarted: () => void): Promise<MultiLoadResult> {
+  return runWorker<MultiLoadResult>(benchDir, config, config.warmupSec + config.durationSec + 120, (line) => {
+    if (line.includes('"started":true')) onStarted();
+  });
+}
+
+async function runWorker<T>(
+  benchDir: string,
+  config: LoadConfig | PairedLoadConfig | MultiLoadConfig,
+  limitSec: number,
+  onLine?: (line: string) => void,
+): Promise<T> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(benchDir, 'load-worker.ts'), JSON.stringify(config)],
@@ -41,7 +55,15 @@ async function runWorker<T>(benchDir: string, config: LoadConfig | PairedLoadCon
   );
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => {
+    const before = stdout.length;
+    stdout += chunk.toString('utf8');
+    if (!onLine) return;
+    // Whole lines completed by this chunk (the worker writes one JSON object per line).
+    const start = stdout.lastIndexOf('\n', before - 1) + 1;
+    const end = stdout.lastIndexOf('\n');
+    if (end >= start) for (const line of stdout.slice(start, end).split('\n')) if (line) onLine(line);
+  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
 
   const timer = setTimeout(() => child.kill('SIGKILL'), limitSec * 1000);

@@ -7,6 +7,16 @@ import type { LoadResult } from './types.ts';
 /** Order of the pair in round `i`: A B, B A, A B, … so that a steady drift hits both sides alike. */
 export const scenarioFirst = (round: number): boolean => round % 2 === 0;
 
+/**
+ * The order of `sides` sides (0 = the scenario) in round `i`: forward in even rounds, backward in odd ones
+ * (A B C, C B A, A B C, …). With two sides it is scenarioFirst's A B, B A; with three (scenario, Express,
+ * nginx) the two outer sides take turns at the front, and a steady drift still hits every side alike.
+ */
+export function roundOrder(round: number, sides: number): number[] {
+  const forward = Array.from({ length: sides }, (_, i) => i);
+  return scenarioFirst(round) ? forward : forward.reverse();
+}
+
 export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

@@ -11,6 +11,8 @@ export interface RunMeta {
   storageDetail: string;
   /** The embedded default's memory figures and their check (PostgreSQL runs only; embedded-memory.ts). */
   embedded?: string[];
+  /** The multi-process scenario's table (PostgreSQL runs only; cluster.ts) and its target check line. */
+  cluster?: { table: string[]; checks: string[] };
   durationSec: number;
   warmupSec: number;
   rounds: number;
@@ -41,8 +43,8 @@ function verdictCell(r: ScenarioResult): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const head =
-    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|';
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | nginx req/s (paired) | × nginx | × nginx per round | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|';
   const rows = results.map((r) => {
     const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
     const errors = r.kind === 'latency' ? '—' : String(r.errorsAndNon2xx);
@@ -58,6 +60,9 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       num(r.ratioToExpress, 2),
       (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       num(r.ratioToMain ?? null, 2),
+      r.pairedNginxRps ? String(Math.round(r.pairedNginxRps)) : r.nginxSkipped ? 'skipped' : '',
+      r.ratioToNginx === undefined ? '' : num(r.ratioToNginx, 2),
+      (r.nginxRoundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       verdictCell(r),
     ];
     return `| ${cells.join(' | ')} |`;
@@ -95,8 +100,10 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     '```',
     ...renderChecks(results),
     ...(meta.embedded ?? []).slice(1),
+    ...(meta.cluster?.checks ?? []),
     '```',
     ...(meta.embedded?.[0] ? ['', `Embedded default: ${meta.embedded[0].replace(/^embedded default /, '')}`] : []),
+    ...(meta.cluster ? ['', ...meta.cluster.table] : []),
   ].join('\n');
 }
 

@@ -25,6 +25,8 @@ export async function startAppServer(
   storage: Storage,
   entry: string,
   extraEnv: Record<string, string> = {},
+  /** Names the log file (`$TMPDIR/addon-pair-bench-<name>-<pid>.log`); several servers need several names. */
+  name = Object.keys(extraEnv).length > 0 ? 'server-variant' : 'server',
 ): Promise<RunningChild> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -51,7 +53,6 @@ export async function startAppServer(
     env.DATA_DIR = 'memory://';
   }
 
-  const name = Object.keys(extraEnv).length > 0 ? 'server-variant' : 'server';
   const { child, running } = spawnNode(name, [entry, 'serve'], { cwd: repoRoot, env, port });
   // 60 s: PGlite alone needs 3-4 s to create on this 2-core machine, plus migrations.
   await waitForHttp(child, running, '/status', 60_000);

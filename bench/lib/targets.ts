@@ -47,6 +47,11 @@ export function evaluateTarget(
     const { minRatioToMain: min } = target;
     return checkRatio(`≥ ${min}× the main server, in turns`, result.ratioToMain ?? null, min, 'not measured against the main server');
   }
+  if ('minRatioToNginx' in target) {
+    const { minRatioToNginx: min } = target;
+    const missing = result.nginxSkipped ?? 'not measured against nginx';
+    return checkRatio(`≥ ${min}× nginx + auth_basic, in turns`, result.ratioToNginx ?? null, min, missing);
+  }
   if ('minRps' in target) {
     const rps = result.requestsPerSec;
     return check(

@@ -55,7 +55,9 @@ export type Target =
   | { maxMedianMs: number }
   | { maxRssMb: number }
   /** A `variant` scenario: req/s ≥ min × the same request on the main server, measured in turns with it. */
-  | { minRatioToMain: number };
+  | { minRatioToMain: number }
+  /** A `pairWithNginx` scenario: req/s ≥ min × nginx + auth_basic serving the same bytes, in the same rounds. */
+  | { minRatioToNginx: number };
 
 interface ScenarioBase {
   name: string;
@@ -81,6 +83,12 @@ export interface HttpScenario extends ScenarioBase {
    * against the second server too (which on `--pglite` has a database of its own).
    */
   variant?: ServerVariant;
+  /**
+   * Also measure nginx with `auth_basic` (bench/baselines/nginx.ts) in the same rounds, as a third side: it
+   * serves the bytes this request downloads, behind Basic for the bench admin. Its ratio is `ratioToNginx`.
+   * Without nginx installed the scenario runs as usual and its `minRatioToNginx` targets are SKIP.
+   */
+  pairWithNginx?: boolean;
 }
 
 /** A second server of the run: the main server's settings plus `env`. */
@@ -128,6 +136,8 @@ export interface LoadResult {
 export interface PairedLoadConfig {
   scenario: LoadConfig;
   baseline: LoadConfig;
+  /** Further sides in the same rounds, after the baseline (e.g. nginx): order A B C, C B A, … */
+  others?: LoadConfig[];
   rounds: number;
   roundSec: number;
 }
@@ -141,6 +151,8 @@ export interface PairedSide {
 export interface PairedLoadResult {
   scenario: PairedSide;
   baseline: PairedSide;
+  /** One per `others` side of the config, in its order. */
+  others: PairedSide[];
 }
 
 /** Options handed to the load worker (JSON in argv[2]). */
@@ -186,7 +198,27 @@ export interface ScenarioResult {
   roundRatios?: number[];
   /** Variant scenarios: the median of roundRatios, this server's rate over the main server's. */
   ratioToMain?: number | null;
+  /** `pairWithNginx` scenarios: nginx's rate over its rounds, each round's ratio to it, and their median. */
+  pairedNginxRps?: number | null;
+  nginxRoundRatios?: number[];
+  ratioToNginx?: number | null;
+  /** Why nginx was not measured (not installed: the install line). */
+  nginxSkipped?: string;
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;
+}
+
+/**
+ * Several targets loaded at once by one load worker (the multi-process scenario, bench/lib/cluster.ts): a
+ * warm-up of `warmupSec`, then a line `{"started":true}` on stdout, then `durationSec` measured seconds.
+ */
+export interface MultiLoadConfig {
+  multi: LoadConfig[];
+  warmupSec: number;
+  durationSec: number;
+}
+
+export interface MultiLoadResult {
+  targets: LoadResult[];
 }

@@ -1,8 +1,10 @@
 // Field editor options at scale: one context holding 10,000 options. Creating, renaming and moving one
 // option must each take a median under 15 ms, sorting all of them under 1.5 s, and listing them (U9)
-// must reach 0.15x the empty-Express baseline (the serialised list is cached per list version).
+// must reach 0.3x the empty-Express baseline (issue 15; the serialised list is cached per list version), and U4 on a field
+// shaped like the demo's single select 0.8x E1.
 import pg from 'pg';
-import { expectStatus } from '../lib/context.ts';
+import { bearer, expectStatus } from '../lib/context.ts';
+import { benchToken } from './directory.ts';
 import type { BenchContext, Scenario } from '../lib/types.ts';
 
 const OPTIONS = 10_000;
@@ -74,6 +76,26 @@ async function seed(ctx: BenchContext): Promise<Seeded> {
   return seeded;
 }
 
+/**
+ * A field with the options of the demo's single select (src/fieldeditor/options/options.demo.ts), created through
+ * the API (the bench server runs with DEMO=0), a grant for the admin, and the admin's bench token.
+ */
+async function demoField(ctx: BenchContext): Promise<void> {
+  if (ctx.state.optionsDemoField) return;
+  const field = await ctx.http('POST', '/rest/api/2/field', { auth: ctx.adminAuth, body: { name: `Bench Demo Select ${Date.now()}`, type: SELECT } });
+  expectStatus(field, 201, 'creating the demo-shaped field');
+  const fieldId = Number((field.body as { schema: { customId: number } }).schema.customId);
+  const contexts = await ctx.http('GET', `${FE}/admin/customfields/${fieldId}/contexts`, { auth: ctx.adminAuth });
+  expectStatus(contexts, 200, 'reading its contexts');
+  const contextId = (contexts.body as { contextId: number }[])[0]!.contextId;
+  expectStatus(await ctx.http('PUT', `${FE}/admin/customfields/${fieldId}`, { auth: ctx.adminAuth, body: { userlist: [ctx.adminUsername], grouplist: [] } }), 200, 'granting the admin');
+  const path = optionsPath({ fieldId, contextId, ids: [] });
+  for (const [value, disabled] of [['Low', false], ['Medium', false], ['High', false], ['Blocker', true]] as const) {
+    await call(ctx, 'POST', path, { optionvalue: value, disabled }, `creating option ${value}`);
+  }
+  ctx.state.optionsDemoField = { path, auth: bearer(await benchToken(ctx)) };
+}
+
 const opt = (ctx: BenchContext) => ctx.state.optionsSeeded as Seeded;
 /** An index into the list for iteration i (warm-up iterations are negative). */
 const pick = (s: Seeded, i: number, k: number) => s.ids[(((i * k) % s.ids.length) + s.ids.length) % s.ids.length]!;
@@ -90,7 +112,22 @@ export const scenarios: Scenario[] = [
       await seed(ctx);
     },
     request: (ctx) => ({ method: 'GET', path: optionsPath(opt(ctx)), headers: { authorization: ctx.adminAuth, accept: 'application/json', 'accept-encoding': 'gzip' } }),
-    targets: [{ minRatioToExpress: 0.15 }, { maxRssMb: 300 }],
+    // Issue 15: 0.3× the empty Express route (it was 0.15 before).
+    targets: [{ minRatioToExpress: 0.3 }, { maxRssMb: 300 }],
+  },
+  {
+    name: 'fieldeditor-options-u4-demo-field',
+    description: "GET (U4) the options of a field shaped like the demo's single select (Low, Medium, High, Blocker disabled), token",
+    async setup(ctx) {
+      await demoField(ctx);
+    },
+    request: (ctx) => {
+      const d = ctx.state.optionsDemoField as { path: string; auth: string };
+      return { method: 'GET', path: d.path, headers: { authorization: d.auth, accept: 'application/json' } };
+    },
+    expectStatus: 200,
+    // Issue 15: U4 on the demo field at least 0.8× E1 (same token authentication, both served from a cache).
+    targets: [{ ratioTo: 'codeblock-e1-bearer', min: 0.8 }, { maxRssMb: 300 }],
   },
   {
     kind: 'latency',
