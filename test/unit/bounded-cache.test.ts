@@ -47,7 +47,7 @@ describe('BoundedCache', () => {
     expect(c.get('a')).toBeUndefined();
 
     let live = true;
-    const flaky: ChangeFeed = { get live() { return live; }, publish: async () => undefined, on: () => () => undefined, close: async () => undefined };
+    const flaky: ChangeFeed = { get live() { return live; }, publish: async () => undefined, on: () => () => undefined, counter: () => () => 0, close: async () => undefined };
     const d = new BoundedCache<string, number>({ name: 'test', ttlMs: 60_000, maxEntries: 10, feed: { changes: flaky, topics: ['wiki'] } });
     d.set('a', 1);
     live = false;

@@ -1,0 +1,114 @@
+// Write latency against cluster size (issue 15, point 5): N server processes on one PostgreSQL database,
+// read load on every one of them, and the option creates of a separate client timed one after another.
+// Every option create announces FIELD_OPTIONS_TOPIC on the change feed and answers only when every
+// listening node acknowledged it, so its p99 shows whether one busy node delays the writes of the cluster.
+//
+//   npx tsx bench/feed-latency.ts                     # N = 1 and 4, 20 s of writes each
+//   npx tsx bench/feed-latency.ts --nodes 1,2,4,8 --seconds 30 --connections 8
+//
+// The servers run from the bundle (bin/addon-pair.mjs, as `npm start`); the read load (GET
+// /rest/api/2/myself as the administrator, cached credentials) comes from one autocannon child process with
+// `--connections` connections per node, so the load generator costs the same CPU whatever N is.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createThrowAwayDatabase, DEFAULT_BENCH_DATABASE_URL } from './lib/database.ts';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, startAppServer } from './lib/server-process.ts';
+import type { RunningChild } from './lib/child.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FE = '/rest/trackercustomfieldeditorplugin/1';
+const SELECT = 'com.atlassian.jira.plugin.system.customfieldtypes:select';
+const AUTH = `Basic ${Buffer.from(`${ADMIN_USERNAME}:${ADMIN_PASSWORD}`).toString('base64')}`;
+
+const { values } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '1,4' },
+    seconds: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '8' },
+  },
+});
+const counts = values.nodes.split(',').map(Number);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+
+async function json(url: string, method: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: AUTH, 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** One autocannon process putting `connections` connections of GET /myself on each URL until killed. */
+function readLoad(urls: string[]): { stop(): Promise<number> } {
+  const code = `
+    const autocannon = require('autocannon');
+    const urls = JSON.parse(process.argv[1]);
+    let total = 0;
+    const runs = urls.map((url) => autocannon({ url: url + '/rest/api/2/myself', connections: ${connections}, duration: 3600,
+      headers: { authorization: ${JSON.stringify(AUTH)} } }, () => undefined));
+    for (const r of runs) r.on('response', () => total++);
+    process.on('SIGTERM', () => { for (const r of runs) r.stop(); setTimeout(() => { console.log(JSON.stringify({ total })); process.exit(0); }, 200); });
+  `;
+  const child = spawn(process.execPath, ['-e', code, JSON.stringify(urls)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      return (JSON.parse(out.trim().split('\n').pop() || '{"total":0}') as { total: number }).total;
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function measure(n: number): Promise<Record<string, number>> {
+  const db = await createThrowAwayDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
+  const servers: RunningChild[] = [];
+  try {
+    const storage = { kind: 'postgres' as const, databaseUrl: db.url };
+    servers.push(await startAppServer(ROOT, storage, 'bin/addon-pair.mjs'));
+    servers.push(...(await Promise.all(Array.from({ length: n - 1 }, () => startAppServer(ROOT, storage, 'bin/addon-pair.mjs')))));
+    const writer = servers[0]!.baseUrl;
+    const field = (await json(`${writer}/rest/api/2/field`, 'POST', { name: `Feed bench ${Date.now()}`, type: SELECT })) as { schema: { customId: number } };
+    const fieldId = field.schema.customId;
+    const contexts = (await json(`${writer}${FE}/admin/customfields/${fieldId}/contexts`, 'GET')) as { contextId: number }[];
+    await json(`${writer}${FE}/admin/customfields/${fieldId}`, 'PUT', { userlist: [ADMIN_USERNAME], grouplist: [] });
+    const optionsUrl = `${writer}${FE}/user/customfields/${fieldId}/contexts/${contexts[0]!.contextId}/options`;
+
+    const load = readLoad(servers.map((s) => s.baseUrl));
+    await new Promise((r) => setTimeout(r, 3000)); // the load settles
+    const times: number[] = [];
+    const until = Date.now() + seconds * 1000;
+    for (let i = 0; Date.now() < until; i++) {
+      const started = performance.now();
+      await json(optionsUrl, 'POST', { optionvalue: `Option ${n}-${i}` });
+      times.push(performance.now() - started);
+    }
+    const reads = await load.stop();
+    times.sort((a, b) => a - b);
+    return { nodes: n, creates: times.length, p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), max: times.at(-1)!, readsPerSec: reads / (seconds + 3) };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db.drop();
+  }
+}
+
+const rows = [];
+for (const n of counts) {
+  const row = await measure(n);
+  console.error(JSON.stringify(row));
+  rows.push(row);
+}
+console.log('| nodes | creates | p50 ms | p90 ms | p99 ms | max ms | reads/s (all nodes) |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) console.log(`| ${r.nodes} | ${r.creates} | ${r.p50!.toFixed(1)} | ${r.p90!.toFixed(1)} | ${r.p99!.toFixed(1)} | ${r.max!.toFixed(1)} | ${Math.round(r.readsPerSec!)} |`);
