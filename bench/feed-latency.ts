@@ -21,6 +21,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 const SELECT = 'com.atlassian.jira.plugin.system.customfieldtypes:select';
 const AUTH = `Basic ${Buffer.from(`${ADMIN_USERNAME}:${ADMIN_PASSWORD}`).toString('base64')}`;
+const METRICS_TOKEN = 'feed-latency-bench-metrics';
 
 const { values } = parseArgs({
   options: {
@@ -76,8 +77,9 @@ async function measure(n: number): Promise<Record<string, number>> {
   const servers: RunningChild[] = [];
   try {
     const storage = { kind: 'postgres' as const, databaseUrl: db.url };
-    servers.push(await startAppServer(ROOT, storage, 'bin/addon-pair.mjs'));
-    servers.push(...(await Promise.all(Array.from({ length: n - 1 }, () => startAppServer(ROOT, storage, 'bin/addon-pair.mjs')))));
+    const env = { METRICS_TOKEN };
+    servers.push(await startAppServer(ROOT, storage, 'bin/addon-pair.mjs', env));
+    servers.push(...(await Promise.all(Array.from({ length: n - 1 }, () => startAppServer(ROOT, storage, 'bin/addon-pair.mjs', env)))));
     const writer = servers[0]!.baseUrl;
     const field = (await json(`${writer}/rest/api/2/field`, 'POST', { name: `Feed bench ${Date.now()}`, type: SELECT })) as { schema: { customId: number } };
     const fieldId = field.schema.customId;
@@ -99,7 +101,17 @@ async function measure(n: number): Promise<Record<string, number>> {
     }
     const reads = await load.stop();
     times.sort((a, b) => a - b);
-    return { nodes: n, creates: times.length, p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), max: times.at(-1)!, readsPerSec: reads / (seconds + 3) };
+    // The part of each create spent waiting for the other nodes' acknowledgements (the writer's metrics).
+    const metrics = await (await fetch(`${writer}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const metric = (name: string) =>
+      metrics
+        .split('\n')
+        .filter((l) => l.startsWith(name))
+        .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+    const ackCount = metric('addon_pair_change_feed_ack_wait_seconds_count');
+    const ackMeanMs = ackCount ? (metric('addon_pair_change_feed_ack_wait_seconds_sum') / ackCount) * 1000 : 0;
+    const timedOut = metric('addon_pair_change_feed_ack_wait_seconds_count{outcome="timed_out"}');
+    return { nodes: n, creates: times.length, p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), max: times.at(-1)!, readsPerSec: reads / (seconds + 3), ackMeanMs, timedOut };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await db.drop();
@@ -112,6 +124,10 @@ for (const n of counts) {
   console.error(JSON.stringify(row));
   rows.push(row);
 }
-console.log('| nodes | creates | p50 ms | p90 ms | p99 ms | max ms | reads/s (all nodes) |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.nodes} | ${r.creates} | ${r.p50!.toFixed(1)} | ${r.p90!.toFixed(1)} | ${r.p99!.toFixed(1)} | ${r.max!.toFixed(1)} | ${Math.round(r.readsPerSec!)} |`);
+console.log('| nodes | creates | p50 ms | p90 ms | p99 ms | max ms | reads/s (all nodes) | mean ack wait ms | acks timed out |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  console.log(
+    `| ${r.nodes} | ${r.creates} | ${r.p50!.toFixed(1)} | ${r.p90!.toFixed(1)} | ${r.p99!.toFixed(1)} | ${r.max!.toFixed(1)} | ${Math.round(r.readsPerSec!)} | ${r.ackMeanMs!.toFixed(1)} | ${r.timedOut} |`,
+  );
+}
