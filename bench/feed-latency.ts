@@ -5,6 +5,7 @@
 //
 //   npx tsx bench/feed-latency.ts                     # N = 1 and 4, 20 s of writes each
 //   npx tsx bench/feed-latency.ts --nodes 1,2,4,8 --seconds 30 --connections 8
+//   npx tsx bench/feed-latency.ts --rate 100         # 100 reads/s per node instead of as many as possible
 //
 // The servers run from the bundle (bin/addon-pair.mjs, as `npm start`); the read load (GET
 // /rest/api/2/myself as the administrator, cached credentials) comes from one autocannon child process with
@@ -28,11 +29,14 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '1,4' },
     seconds: { type: 'string', default: '20' },
     connections: { type: 'string', default: '8' },
+    /** Requests per second per node (0: as many as the connections manage). */
+    rate: { type: 'string', default: '0' },
   },
 });
 const counts = values.nodes.split(',').map(Number);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const rate = Number(values.rate);
 
 async function json(url: string, method: string, body?: unknown): Promise<unknown> {
   const res = await fetch(url, {
@@ -51,7 +55,7 @@ function readLoad(urls: string[]): { stop(): Promise<number> } {
     const autocannon = require('autocannon');
     const urls = JSON.parse(process.argv[1]);
     let total = 0;
-    const runs = urls.map((url) => autocannon({ url: url + '/rest/api/2/myself', connections: ${connections}, duration: 3600,
+    const runs = urls.map((url) => autocannon({ url: url + '/rest/api/2/myself', connections: ${connections}, duration: 3600,${rate > 0 ? ` overallRate: ${rate},` : ''}
       headers: { authorization: ${JSON.stringify(AUTH)} } }, () => undefined));
     for (const r of runs) r.on('response', () => total++);
     process.on('SIGTERM', () => { for (const r of runs) r.stop(); setTimeout(() => { console.log(JSON.stringify({ total })); process.exit(0); }, 200); });
