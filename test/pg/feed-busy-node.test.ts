@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { pgServerUrl } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -97,4 +97,15 @@ describe.skipIf(!onPostgres)('a busy node does not slow the writes of the cluste
     expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: alice('alice') })).status).toBe(401);
     expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: alice('alice-new-password') })).status).toBe(200);
   }, 30_000);
+
+  it('a password set from the command line while the servers run is refused on both on the next request', async () => {
+    const bob = (p: string) => ({ Authorization: `Basic ${Buffer.from(`bob:${p}`).toString('base64')}` });
+    const add = await runCli(['user', 'add', 'bob', '--password', 'bob-first-pw'], { DATABASE_URL: db.url }).done;
+    expect(add.code, add.output).toBe(0);
+    for (const node of [a, b]) expect((await fetch(`${node.url}/rest/api/2/myself`, { headers: bob('bob-first-pw') })).status).toBe(200);
+    // A short process: its change listener may not be connected yet when it announces the change.
+    const passwd = await runCli(['user', 'passwd', 'bob', '--password', 'bob-second-pw'], { DATABASE_URL: db.url }).done;
+    expect(passwd.code, passwd.output).toBe(0);
+    for (const node of [a, b]) expect((await fetch(`${node.url}/rest/api/2/myself`, { headers: bob('bob-first-pw') })).status).toBe(401);
+  }, 60_000);
 });

@@ -134,6 +134,9 @@ export class PgChangeFeed implements ChangeFeed {
     if (!worker) return this.notifyOnce(`c|${topic}|${nonce}|${this.nodeId}|${topicSlot(topic)}`);
     const id = ++this.nextId;
     const done = new Promise<{ seconds?: number; complete?: boolean }>((resolve) => this.waiting.set(id, resolve));
+    // While a publish waits for its answer the thread must keep the process alive (a short command may have
+    // nothing else left to wait on).
+    if (this.waiting.size === 1) worker.ref();
     worker.postMessage({ type: 'publish', id, topic, slot: topicSlot(topic), nonce });
     const result = await done;
     if (result.seconds !== undefined) this.observer?.acknowledged(result.seconds, result.complete ?? false);
@@ -195,6 +198,7 @@ export class PgChangeFeed implements ChangeFeed {
     if (m.type === 'published') {
       this.waiting.get(m.id)?.(m);
       this.waiting.delete(m.id);
+      if (this.waiting.size === 0) this.worker?.unref();
     } else if (m.type === 'changed') {
       if (m.topic === null) {
         if (this.live) this.restartMs = 500; // connected again
