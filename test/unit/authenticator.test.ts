@@ -79,7 +79,7 @@ describe('Authenticator cache', () => {
   });
 
   it('reads the database on every request while the feed is down, skipping only the slow hash', async () => {
-    const down: ChangeFeed = { live: false, publish: async () => undefined, on: () => () => undefined, close: async () => undefined };
+    const down: ChangeFeed = { live: false, publish: async () => undefined, on: () => () => undefined, counter: () => () => 0, close: async () => undefined };
     const { store, verify, auth } = await setup(down);
     await auth.basicHeader(basicHeader('ann', 'pw'));
     await auth.basicHeader(basicHeader('ann', 'pw'));

@@ -40,6 +40,7 @@ export class FieldPages {
   private async served<P extends { processingTimeInMs: number }>(cache: BoundedCache<string, P>, key: string, load: () => Promise<P>): Promise<P> {
     const hit = cache.get(key);
     if (hit) return { ...hit, processingTimeInMs: 0 };
-    return cache.set(key, await load());
+    const since = cache.stamp();
+    return cache.set(key, await load(), since);
   }
 }

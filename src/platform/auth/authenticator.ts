@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import { MAX_USERNAME_LENGTH, type AuthStore, type AuthUser, type DirectoryUser } from './auth-user.ts';
 import { parseBasicAuthorization, type BasicCredentials } from './basic-credentials.ts';
-import { AuthCache, type BasicEntry, type BearerEntry } from './auth-cache.ts';
+import { AuthCache, DIRECTORY_TOPIC, type BasicEntry, type BearerEntry } from './auth-cache.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
 
@@ -13,8 +13,7 @@ export type PasswordOutcome =
   | { ok: true; user: AuthUser; passwordHash: string; priorFailures: number }
   | { ok: false; reason: 'failed' | 'denied' };
 
-/** Topic of the change feed for anything that can change who may log in or with which rights. */
-export const DIRECTORY_TOPIC = 'directory';
+export { DIRECTORY_TOPIC };
 
 /** Told about refused logins, for the metrics (see platform/metrics). */
 export interface LoginObserver {
@@ -42,12 +41,13 @@ const TOKEN_TOUCH_INTERVAL_MS = 60_000;
  * same 'failed', after the same work.
  */
 export class Authenticator {
-  readonly cache = new AuthCache();
+  /** Emptied by every directory change in the cluster before its next lookup (see BoundedCache). */
+  readonly cache: AuthCache;
   /** Set by the metrics when they are on. */
   observer: LoginObserver | undefined;
 
   constructor(private readonly opts: AuthenticatorOptions) {
-    opts.changes.on(DIRECTORY_TOPIC, () => this.cache.clear());
+    this.cache = new AuthCache(opts.changes);
   }
 
   /** The cache key of a whole Basic header (a keyed SHA-256): computed once per request by the strategy. */
@@ -94,6 +94,8 @@ export class Authenticator {
       return { ok: false, reason: 'failed' };
     }
 
+    // Taken before the read: a directory change that commits meanwhile keeps this answer out of the cache.
+    const since = this.cache.basic.stamp();
     const login = await store.findLogin(username);
     if (this.isLocked(login.lockedAt)) return { ok: false, reason: 'denied' };
     const user = login.user;
@@ -113,7 +115,7 @@ export class Authenticator {
     if (login.failures > 0) await store.clearFailures(username);
     const { passwordHash, ...profile } = user;
     const authUser = asAuthUser(profile, 'basic');
-    if (key !== undefined) this.cache.basic.set(key, { user: authUser, storedHash: passwordHash });
+    if (key !== undefined) this.cache.basic.set(key, { user: authUser, storedHash: passwordHash }, since);
     return { ok: true, user: authUser, passwordHash, priorFailures: login.failures };
   }
 
@@ -127,6 +129,7 @@ export class Authenticator {
     // peek: the lookup was counted by cachedBearer, which the middleware asks first.
     let entry = this.opts.changes.live ? this.cache.bearer.peek(tokenHash) : undefined;
     if (!entry) {
+      const since = this.cache.bearer.stamp();
       const record = await this.opts.store.findToken(tokenHash);
       if (!record) {
         this.observer?.loginRefused('bearer', 'failed');
@@ -137,7 +140,7 @@ export class Authenticator {
         tokenId: record.tokenId,
         tokenExpiresAt: record.expiresAt,
         lastUsedAt: record.lastUsedAt,
-      });
+      }, since);
     }
     const user = this.admit(entry);
     if (!user) this.observer?.loginRefused('bearer', 'failed');

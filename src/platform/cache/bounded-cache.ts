@@ -10,7 +10,7 @@ export interface BoundedCacheOptions<V> {
   /** Optional size budget (e.g. characters of text held); `weigh` tells an entry's size. */
   maxWeight?: number;
   weigh?: (value: V) => number;
-  /** Clears the cache on these change-feed topics, and answers only while the feed is live. */
+  /** Forgets everything on a change of these change-feed topics, and answers only while the feed is live. */
   feed?: { changes: ChangeFeed; topics: readonly string[] };
 }
 
@@ -18,6 +18,11 @@ export interface BoundedCacheOptions<V> {
  * A small in-process cache for hot read paths: time-bounded, size-bounded (oldest entries leave first),
  * and, when tied to the change feed, emptied on every change of its topics anywhere in the cluster and
  * bypassed while the feed is down, so it never serves an answer that a committed change made wrong.
+ *
+ * Tied to the feed, the cache remembers the feed's counter of its topics as it was when its entries were
+ * valid, and compares it on every use (get, peek, stamp, set): when it moved, the cache empties itself
+ * first. So a change is seen by the very next lookup, whenever the thread that raised the counter did so,
+ * and no callback on the main thread is needed.
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number; weight: number }>();
@@ -25,10 +30,23 @@ export class BoundedCache<K, V> {
   private readonly stats: CacheStats;
   /** Raised by every clear: a value loaded before a clear must not be stored after it (it may be stale). */
   private generation = 0;
+  /** The change counter of the feed's topics, and its value when the entries were last known valid. */
+  private readonly changeCounter: (() => number) | undefined;
+  private seen = 0;
 
   constructor(private readonly opts: BoundedCacheOptions<V>) {
     this.stats = cacheStats(opts.name);
-    for (const topic of opts.feed?.topics ?? []) opts.feed!.changes.on(topic, () => this.clear());
+    this.changeCounter = opts.feed?.changes.counter(opts.feed.topics);
+    this.seen = this.changeCounter?.() ?? 0;
+  }
+
+  /** Empties the cache when one of its topics changed since it last looked. */
+  private sync(): void {
+    if (!this.changeCounter) return;
+    const now = this.changeCounter();
+    if (now === this.seen) return;
+    this.seen = now;
+    this.clear();
   }
 
   /** The cached value (counted as a hit), or undefined (a miss): absent, expired, or the feed is down. */
@@ -44,6 +62,7 @@ export class BoundedCache<K, V> {
    * that already counted this lookup and only wants to reuse what a verified entry still proves.
    */
   peek(key: K): V | undefined {
+    this.sync();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expires < Date.now()) {
@@ -55,6 +74,7 @@ export class BoundedCache<K, V> {
 
   /** The current generation; pass it to `set` for a value read from the database after this call. */
   stamp(): number {
+    this.sync();
     return this.generation;
   }
 
@@ -64,6 +84,7 @@ export class BoundedCache<K, V> {
    * be hidden behind it until its entry expires.
    */
   set(key: K, value: V, since?: number): V {
+    this.sync();
     if (since !== undefined && since !== this.generation) return value;
     const weight = this.opts.weigh?.(value) ?? 0;
     if (this.opts.maxWeight !== undefined && weight > this.opts.maxWeight / 4) return value; // too big to be worth it
@@ -81,7 +102,7 @@ export class BoundedCache<K, V> {
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
-    const since = this.generation;
+    const since = this.stamp();
     const value = await load();
     return value === undefined ? value : this.set(key, value, since);
   }

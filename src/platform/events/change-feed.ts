@@ -1,23 +1,42 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { Logger } from '../log/logger.ts';
+import { CHANGE_LISTENER_SOURCE } from './change-listener.worker.ts';
+import { EPOCH_CELL, LIVE_CELL, TopicCounters, topicSlot } from './topic-counters.ts';
 
 /**
  * Tells every process of a cluster that data behind an in-process cache changed ("directory", "wiki" …),
  * so hot paths can answer from memory without serving stale rights.
  *
+ * Each process keeps one change counter per topic (TopicCounters). A cache reads the counters of its
+ * topics (`counter`) on every lookup, nanoseconds, and treats everything it holds as gone when the number
+ * moved; a value read from the database is stored only if the number did not move since before the read.
  * Callers use a cache only while `live` is true: then every change committed by any process reaches this one.
- * On PostgreSQL that is a LISTEN connection; while it is down, `live` is false, caches are bypassed and
- * everything is read from the database again. `publish` clears local caches synchronously and, on
- * PostgreSQL, returns only after every other listening node acknowledged the change (each clears its caches
- * before it acknowledges), so a request answered after a change never meets a stale cache on another node.
- * A node that does not acknowledge within 2 s is not waited for longer.
+ * On PostgreSQL a worker thread holds a LISTEN connection and raises the counters; while it is down, `live`
+ * is false, caches are bypassed and everything is read from the database again. `publish` raises the local
+ * counter synchronously and, on PostgreSQL, returns only after every other listening node acknowledged the
+ * change. A node acknowledges once its worker raised the counter, which the worker does within milliseconds
+ * however busy the node's main thread is, so a request answered after a change never meets a stale cache
+ * on another node and a write does not wait for the slowest node's request queue. A node that does not
+ * acknowledge within 2 s is not waited for longer (docs/architecture.md, "Caches and the change feed").
  */
 export interface ChangeFeed {
   readonly live: boolean;
   /** Told about notifications sent and received (set by the metrics when they are on). */
   observer?: FeedObserver | undefined;
   publish(topic: string): Promise<void>;
+  /**
+   * A reader of a number that moves whenever one of `topics` changes anywhere in the cluster, or this
+   * process may have missed a change (its listener was lost or connected again). Reading it costs a few
+   * atomic loads: caches call it on every lookup.
+   */
+  counter(topics: readonly string[]): () => number;
+  /**
+   * Runs `fn` after a change of `topic` (on PostgreSQL: on the main thread, when it gets to it). Caches
+   * must not depend on it for correctness: they compare `counter` instead.
+   */
   on(topic: string, fn: () => void): () => void;
   close(): Promise<void>;
 }
@@ -52,9 +71,12 @@ export class LocalChangeFeed implements ChangeFeed {
   readonly live = true;
   observer: FeedObserver | undefined;
   private readonly listeners = new Listeners();
+  private readonly counters = new TopicCounters();
   on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
+  counter = (topics: readonly string[]) => this.counters.reader(topics);
   async publish(topic: string): Promise<void> {
     this.observer?.sent();
+    this.counters.bump(topic);
     this.listeners.fire(topic);
   }
   async close(): Promise<void> {}
@@ -65,64 +87,134 @@ const CHANNEL = 'addon_pair_changes';
 const LISTENER_NAME = 'addon-pair-change-listener';
 const ACK_TIMEOUT_MS = 2000;
 
-interface Pending {
-  missing: number;
-  done: () => void;
-}
+type WorkerMessage =
+  | { type: 'published'; id: number; seconds?: number; complete?: boolean }
+  | { type: 'changed'; topic: string | null }
+  | { type: 'warn'; msg: string; err: string };
 
+/**
+ * The change feed of a PostgreSQL cluster. The LISTEN connection lives in a worker thread
+ * (change-listener.worker.ts) that shares this process's counters: it raises them and acknowledges a
+ * notification without waiting for the main thread, whose event loop may be busy with requests for a
+ * while. The main thread reads the counters (caches) and asks the worker to publish.
+ */
 export class PgChangeFeed implements ChangeFeed {
-  private client: pg.Client | undefined;
-  private connected = false;
-  private closed = false;
-  private retryMs = 500;
-  private retryScheduled = false;
+  private readonly counters = new TopicCounters(true);
   private readonly listeners = new Listeners();
-  private readonly pending = new Map<string, Pending>();
+  private readonly waiting = new Map<number, (m: { seconds?: number; complete?: boolean }) => void>();
   private readonly nodeId = randomUUID();
+  private readonly pgPath = createRequire(import.meta.url).resolve('pg');
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private closed = false;
+  private restartMs = 500;
   observer: FeedObserver | undefined;
 
   constructor(
     private readonly url: string,
     private readonly log?: Logger,
   ) {
-    void this.connect();
+    this.start();
   }
 
   get live(): boolean {
-    return this.connected;
+    return this.counters.live;
   }
 
   on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
+  counter = (topics: readonly string[]) => this.counters.reader(topics);
 
   async publish(topic: string): Promise<void> {
     this.observer?.sent();
+    this.counters.bump(topic);
     this.listeners.fire(topic);
-    const client = this.client;
     const nonce = randomUUID();
-    const payload = `c|${topic}|${nonce}|${this.nodeId}`;
-    // Not listening (yet): still tell the others, on a connection of its own, without waiting for them.
-    // That is the case of a short command-line run that changes a password while servers are up.
-    if (!this.connected || !client) return this.notifyOnce(payload);
-    try {
-      const { rows } = await client.query<{ n: number }>(
-        'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
-        [LISTENER_NAME],
-      );
-      const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
-      const acknowledged = new Promise<boolean>((resolve) => {
-        this.pending.set(nonce, { missing: others + 1, done: () => resolve(true) });
-        setTimeout(() => resolve(false), ACK_TIMEOUT_MS).unref();
-      });
-      const started = performance.now();
-      await client.query('select pg_notify($1, $2)', [CHANNEL, payload]);
-      const complete = await acknowledged;
-      this.observer?.acknowledged((performance.now() - started) / 1000, complete);
-    } catch (err) {
-      this.log?.warn({ err }, 'change notification failed; caches stay off until the listener reconnects');
-      this.lost();
-    } finally {
-      this.pending.delete(nonce);
+    const worker = this.worker;
+    // No listener thread (it is being restarted): still tell the others, without waiting for them.
+    if (!worker) return this.notifyOnce(`c|${topic}|${nonce}|${this.nodeId}|${topicSlot(topic)}`);
+    const id = ++this.nextId;
+    const done = new Promise<{ seconds?: number; complete?: boolean }>((resolve) => this.waiting.set(id, resolve));
+    // While a publish waits for its answer the thread must keep the process alive (a short command may have
+    // nothing else left to wait on).
+    if (this.waiting.size === 1) worker.ref();
+    worker.postMessage({ type: 'publish', id, topic, slot: topicSlot(topic), nonce });
+    const result = await done;
+    if (result.seconds !== undefined) this.observer?.acknowledged(result.seconds, result.complete ?? false);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.counters.live = false;
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' });
+    const timer = setTimeout(() => void worker.terminate(), 2000);
+    await exited;
+    clearTimeout(timer);
+    this.settleWaiting();
+  }
+
+  private start(): void {
+    if (this.closed) return;
+    const worker = new Worker(CHANGE_LISTENER_SOURCE, {
+      eval: true,
+      name: 'change-listener',
+      workerData: {
+        url: this.url,
+        pgPath: this.pgPath,
+        cells: this.counters.cells,
+        channel: CHANNEL,
+        listenerName: LISTENER_NAME,
+        nodeId: this.nodeId,
+        ackTimeoutMs: ACK_TIMEOUT_MS,
+        liveCell: LIVE_CELL,
+        epochCell: EPOCH_CELL,
+      },
+    });
+    // The server's own handles keep the process alive; a command that forgets to close must still end.
+    worker.unref();
+    this.worker = worker;
+    worker.on('message', (m: WorkerMessage) => this.message(m));
+    worker.on('error', (err) => this.log?.warn({ err }, 'change listener thread failed'));
+    worker.on('exit', () => {
+      if (this.worker !== worker) return;
+      // Treated like a lost connection: caches off and invalid until a new listener is up.
+      this.worker = undefined;
+      this.counters.live = false;
+      this.counters.bump();
+      this.listeners.fire(undefined);
+      this.settleWaiting();
+      if (this.closed) return;
+      this.log?.warn('change listener thread ended; restarting it');
+      const wait = this.restartMs;
+      this.restartMs = Math.min(this.restartMs * 2, 30_000);
+      setTimeout(() => this.start(), wait).unref();
+    });
+  }
+
+  private message(m: WorkerMessage): void {
+    if (m.type === 'published') {
+      this.waiting.get(m.id)?.(m);
+      this.waiting.delete(m.id);
+      if (this.waiting.size === 0) this.worker?.unref();
+    } else if (m.type === 'changed') {
+      if (m.topic === null) {
+        if (this.live) this.restartMs = 500; // connected again
+        return this.listeners.fire(undefined);
+      }
+      this.observer?.received();
+      this.listeners.fire(m.topic);
+    } else if (m.type === 'warn') {
+      this.log?.warn({ err: m.err }, m.msg);
     }
+  }
+
+  /** Publishes waiting for a listener thread that ended: they are answered without acknowledgements. */
+  private settleWaiting(): void {
+    for (const resolve of this.waiting.values()) resolve({});
+    this.waiting.clear();
   }
 
   private async notifyOnce(payload: string): Promise<void> {
@@ -135,69 +227,5 @@ export class PgChangeFeed implements ChangeFeed {
     } finally {
       await once.end().catch(() => undefined);
     }
-  }
-
-  /** `c|topic|nonce|origin` announces a change; `a|nonce` acknowledges one. Our own change counts as one ack. */
-  private received(payload: string): void {
-    const [kind, a, b, origin] = payload.split('|');
-    if (kind === 'c' && a && b) {
-      this.listeners.fire(a);
-      if (origin === this.nodeId) return this.acknowledge(b);
-      this.observer?.received();
-      void this.client?.query('select pg_notify($1, $2)', [CHANNEL, `a|${b}`]).catch(() => undefined);
-    } else if (kind === 'a' && a) {
-      this.acknowledge(a);
-    }
-  }
-
-  private acknowledge(nonce: string): void {
-    const p = this.pending.get(nonce);
-    if (p && --p.missing <= 0) p.done();
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.connected = false;
-    await this.client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    this.retryScheduled = false;
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
-    this.client = client;
-    client.on('notification', (msg) => this.received(msg.payload ?? ''));
-    client.on('error', (err) => {
-      this.log?.warn({ err }, 'change listener connection failed');
-      this.lost();
-    });
-    client.on('end', () => this.lost());
-    try {
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      if (this.closed) return void (await client.end());
-      // Anything may have changed while we were not listening: forget every cached answer first.
-      this.listeners.fire(undefined);
-      this.connected = true;
-      this.retryMs = 500;
-    } catch (err) {
-      this.log?.warn({ err }, 'change listener could not connect; retrying');
-      this.lost();
-    }
-  }
-
-  private lost(): void {
-    const wasLive = this.connected;
-    this.connected = false;
-    if (wasLive) this.listeners.fire(undefined);
-    const client = this.client;
-    this.client = undefined;
-    client?.removeAllListeners('end');
-    void client?.end().catch(() => undefined);
-    if (this.closed || this.retryScheduled) return;
-    this.retryScheduled = true;
-    const wait = this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, 30_000);
-    setTimeout(() => void this.connect(), wait).unref();
   }
 }

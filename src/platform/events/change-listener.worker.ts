@@ -1,0 +1,160 @@
+/**
+ * The change listener of a PostgreSQL node, run in a worker thread of its own (see PgChangeFeed). Kept as
+ * the source text of a CommonJS script started with `new Worker(source, { eval: true })`: the same string
+ * works under vitest and tsx (TypeScript sources) and in the esbuild bundle (where no separate worker file
+ * exists), and it needs nothing but `pg`, whose resolved path the main thread passes in `workerData`.
+ *
+ * Its event loop serves nothing but this connection, so however busy the main thread is with HTTP
+ * requests, a notification raises the topic's counter in the shared cells and is acknowledged within
+ * milliseconds. The main thread's caches compare those counters on every lookup.
+ *
+ * Messages to the main thread: `{ type: 'published', id, seconds?, complete? }` when a publish is done,
+ * `{ type: 'changed', topic }` after another node's change (topic null: everything, after a reconnect or a
+ * loss), `{ type: 'warn', msg, err }` for the log. From it: `{ type: 'publish', id, topic, slot, nonce }`
+ * and `{ type: 'close' }`.
+ *
+ * Notifications: `c|topic|nonce|origin|slot` announces a change, `a|nonce` acknowledges one. The slot is
+ * last so that a node of the previous version (which reads `c|topic|nonce|origin`) still understands and
+ * acknowledges it; a notification without a valid slot raises the epoch.
+ */
+export const CHANGE_LISTENER_SOURCE = String.raw`
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const pg = require(workerData.pgPath);
+const { url, cells, channel, listenerName, nodeId, ackTimeoutMs, liveCell, epochCell } = workerData;
+
+let client;
+let connected = false;
+let closed = false;
+let retryMs = 500;
+let retryScheduled = false;
+const pending = new Map();
+
+const post = (m) => parentPort.postMessage(m);
+const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ? err.message : String(err) });
+
+function acknowledge(nonce) {
+  const p = pending.get(nonce);
+  if (p && --p.missing <= 0) p.done(true);
+}
+
+function received(payload) {
+  const [kind, a, b, origin, slotText] = payload.split('|');
+  if (kind === 'c' && a && b) {
+    // Our own change: the main thread raised its counter before publishing.
+    if (origin === nodeId) return acknowledge(b);
+    const slot = Number(slotText);
+    Atomics.add(cells, Number.isInteger(slot) && slot > epochCell && slot < cells.length ? slot : epochCell, 1);
+    post({ type: 'changed', topic: a });
+    client?.query('select pg_notify($1, $2)', [channel, 'a|' + b]).catch(() => undefined);
+  } else if (kind === 'a' && a) {
+    acknowledge(a);
+  }
+}
+
+async function notifyOnce(payload) {
+  const once = new pg.Client({ connectionString: url });
+  try {
+    await once.connect();
+    await once.query('select pg_notify($1, $2)', [channel, payload]);
+  } catch (err) {
+    warn('could not announce a change to other nodes', err);
+  } finally {
+    await once.end().catch(() => undefined);
+  }
+}
+
+async function publish(m) {
+  const payload = 'c|' + m.topic + '|' + m.nonce + '|' + nodeId + '|' + m.slot;
+  const c = client;
+  // Not listening (yet): still tell the others, on a connection of its own, without waiting for them.
+  if (!connected || !c) {
+    await notifyOnce(payload);
+    return post({ type: 'published', id: m.id });
+  }
+  const result = { type: 'published', id: m.id };
+  let timer;
+  try {
+    const { rows } = await c.query(
+      'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
+      [listenerName],
+    );
+    const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
+    const acknowledged = new Promise((resolve) => {
+      pending.set(m.nonce, { missing: others + 1, done: resolve });
+      timer = setTimeout(() => resolve(false), ackTimeoutMs);
+    });
+    const started = performance.now();
+    await c.query('select pg_notify($1, $2)', [channel, payload]);
+    result.complete = await acknowledged;
+    result.seconds = (performance.now() - started) / 1000;
+  } catch (err) {
+    warn('change notification failed; caches stay off until the listener reconnects', err);
+    lost();
+  } finally {
+    clearTimeout(timer);
+    pending.delete(m.nonce);
+    post(result);
+  }
+}
+
+async function connect() {
+  retryScheduled = false;
+  if (closed) return;
+  const c = new pg.Client({ connectionString: url, application_name: listenerName });
+  client = c;
+  c.on('notification', (msg) => received(msg.payload ?? ''));
+  c.on('error', (err) => {
+    warn('change listener connection failed', err);
+    lost();
+  });
+  c.on('end', () => lost());
+  try {
+    await c.connect();
+    await c.query('listen ' + channel);
+    if (closed) return void (await c.end());
+    // Anything may have changed while we were not listening: every cached answer is invalid, then live.
+    Atomics.add(cells, epochCell, 1);
+    Atomics.store(cells, liveCell, 1);
+    connected = true;
+    retryMs = 500;
+    post({ type: 'changed', topic: null });
+  } catch (err) {
+    warn('change listener could not connect; retrying', err);
+    lost();
+  }
+}
+
+function lost() {
+  const wasLive = connected;
+  connected = false;
+  Atomics.store(cells, liveCell, 0);
+  if (wasLive) {
+    Atomics.add(cells, epochCell, 1);
+    post({ type: 'changed', topic: null });
+  }
+  const c = client;
+  client = undefined;
+  c?.removeAllListeners('end');
+  void c?.end().catch(() => undefined);
+  if (closed || retryScheduled) return;
+  retryScheduled = true;
+  const wait = retryMs;
+  retryMs = Math.min(retryMs * 2, 30000);
+  setTimeout(() => void connect(), wait);
+}
+
+parentPort.on('message', (m) => {
+  if (m.type === 'publish') void publish(m);
+  else if (m.type === 'close') {
+    closed = true;
+    connected = false;
+    Atomics.store(cells, liveCell, 0);
+    const c = client;
+    client = undefined;
+    void Promise.resolve(c?.end()).catch(() => undefined).finally(() => process.exit(0));
+  }
+});
+
+void connect();
+`;

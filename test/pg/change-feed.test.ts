@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { PgChangeFeed, type FeedObserver } from '../../src/platform/events/change-feed.ts';
+import { pgServerUrl } from '../helpers/test-db.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+// The PostgreSQL change feed from TypeScript sources: its listener runs in a worker thread (started from the
+// inline source) that raises counters shared with the main thread.
+describe.skipIf(!onPostgres)('PgChangeFeed', () => {
+  const name = `addon_pair_feed_${randomBytes(4).toString('hex')}`;
+  let url: string;
+  let a: PgChangeFeed;
+  let b: PgChangeFeed;
+  beforeAll(async () => {
+    const c = new pg.Client({ connectionString: pgServerUrl() });
+    await c.connect();
+    await c.query(`create database ${name}`);
+    await c.end();
+    const u = new URL(pgServerUrl());
+    u.pathname = `/${name}`;
+    url = u.toString();
+    a = new PgChangeFeed(url);
+    b = new PgChangeFeed(url);
+    await until(() => a.live && b.live);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    const c = new pg.Client({ connectionString: pgServerUrl() });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  });
+
+  it("has moved the other node's counter of the topic, and no other, when publish returns", async () => {
+    const wiki = b.counter(['wiki']);
+    const tracker = b.counter(['tracker']);
+    const own = a.counter(['wiki']);
+    const [w, t, o] = [wiki(), tracker(), own()];
+    const acks: boolean[] = [];
+    const observer: FeedObserver = { sent: () => undefined, received: () => undefined, acknowledged: (_s, complete) => acks.push(complete) };
+    a.observer = observer;
+    await a.publish('wiki');
+    expect(wiki()).not.toBe(w);
+    expect(tracker()).toBe(t);
+    expect(own()).not.toBe(o);
+    expect(acks).toEqual([true]);
+  });
+
+  it('runs listeners on the main thread of the other node', async () => {
+    let heard = 0;
+    const off = b.on('directory', () => heard++);
+    await a.publish('directory');
+    await until(() => heard === 1);
+    off();
+  });
+
+  it('acknowledges while the main thread is blocked', async () => {
+    const read = b.counter(['tracker']);
+    const before = read();
+    // Block this thread (both feeds' main thread) right after the notification is sent: the workers still
+    // raise the counter and acknowledge, so it has moved when the thread is free again.
+    const published = a.publish('tracker');
+    const spinUntil = Date.now() + 1000;
+    while (Date.now() < spinUntil) {
+      /* spin */
+    }
+    expect(read()).not.toBe(before);
+    await published;
+  });
+
+  it('goes down and invalidates everything when its connection is lost, and comes back', async () => {
+    const read = b.counter(['wiki']);
+    const before = read();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'addon-pair-change-listener' and datname = current_database()`,
+    );
+    await c.end();
+    await until(() => !b.live);
+    expect(read()).not.toBe(before);
+    await until(() => a.live && b.live);
+    const afterReconnect = read();
+    await a.publish('wiki');
+    expect(read()).not.toBe(afterReconnect);
+  }, 20_000);
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { pgServerUrl } from '../helpers/test-db.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const BUSY_MS = 1500;
+const admin = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
+const preload = path.resolve(import.meta.dirname, '../helpers/busy-on-signal.mjs');
+
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `addon_pair_busy_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: pgServerUrl() });
+  await c.connect();
+  await c.query(`create database ${name}`);
+  await c.end();
+  const u = new URL(pgServerUrl());
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const d = new pg.Client({ connectionString: pgServerUrl() });
+      await d.connect();
+      await d.query(`drop database if exists ${name} with (force)`);
+      await d.end();
+    },
+  };
+}
+
+/** Makes `node`'s main thread spin for BUSY_MS and resolves once it has begun. */
+async function makeBusy(node: ServerProcess): Promise<void> {
+  const before = node.output().split('busy-start').length;
+  node.child.kill('SIGUSR2');
+  const deadline = Date.now() + 5000;
+  while (node.output().split('busy-start').length === before) {
+    if (Date.now() > deadline) throw new Error('the node did not start spinning');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+// Issue 15, point 5: a write waits for every node to acknowledge it, but the acknowledgement comes from each
+// node's listener thread, not from its (possibly busy) main thread.
+describe.skipIf(!onPostgres)('a busy node does not slow the writes of the cluster', () => {
+  let db: Awaited<ReturnType<typeof emptyDatabase>>;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    db = await emptyDatabase();
+    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' };
+    a = await startServerProcess(env);
+    b = await startServerProcess({ ...env, NODE_OPTIONS: `--import ${preload}`, BUSY_MS: String(BUSY_MS) });
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.drop();
+  });
+
+  it('a token revoked while another node is busy answers quickly, and the busy node refuses the token on its next request', async () => {
+    const created = await fetch(`${a.url}/rest/pat/latest/tokens`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'busy' }),
+    });
+    const { id, rawToken } = (await created.json()) as { id: number; rawToken: string };
+    const bearer = { Authorization: `Bearer ${rawToken}` };
+    // Twice: the second answer comes from b's credential cache.
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: bearer })).status).toBe(200);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: bearer })).status).toBe(200);
+
+    await makeBusy(b);
+    const started = performance.now();
+    const revoked = await fetch(`${a.url}/rest/pat/latest/tokens/${id}`, { method: 'DELETE', headers: admin });
+    const revokeMs = performance.now() - started;
+    expect(revoked.status).toBeLessThan(300);
+    // b's main thread is still spinning: the revocation did not wait for it.
+    expect(b.output()).not.toMatch(/busy-end\s*$/);
+    expect(revokeMs).toBeLessThan(BUSY_MS / 2);
+
+    // b answers once its main thread is free again, and its cache no longer admits the token.
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: bearer })).status).toBe(401);
+  }, 30_000);
+
+  it('a password changed while another node is busy is refused there on the next request', async () => {
+    const alice = (p: string) => ({ Authorization: `Basic ${Buffer.from(`alice:${p}`).toString('base64')}` });
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: alice('alice') })).status).toBe(200);
+    // No time bound here: the change itself hashes the new password (the slow hash), which alone may take
+    // longer than the spin on a loaded machine. The token test above bounds the wait.
+    await makeBusy(b);
+    const changed = await fetch(`${a.url}/rest/api/2/user/password?username=alice`, {
+      method: 'PUT',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ password: 'alice-new-password' }),
+    });
+    expect(changed.status).toBeLessThan(300);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: alice('alice') })).status).toBe(401);
+    expect((await fetch(`${b.url}/rest/api/2/myself`, { headers: alice('alice-new-password') })).status).toBe(200);
+  }, 30_000);
+
+  it('a password set from the command line while the servers run is refused on both on the next request', async () => {
+    const bob = (p: string) => ({ Authorization: `Basic ${Buffer.from(`bob:${p}`).toString('base64')}` });
+    const add = await runCli(['user', 'add', 'bob', '--password', 'bob-first-pw'], { DATABASE_URL: db.url }).done;
+    expect(add.code, add.output).toBe(0);
+    for (const node of [a, b]) expect((await fetch(`${node.url}/rest/api/2/myself`, { headers: bob('bob-first-pw') })).status).toBe(200);
+    // A short process: its change listener may not be connected yet when it announces the change.
+    const passwd = await runCli(['user', 'passwd', 'bob', '--password', 'bob-second-pw'], { DATABASE_URL: db.url }).done;
+    expect(passwd.code, passwd.output).toBe(0);
+    for (const node of [a, b]) expect((await fetch(`${node.url}/rest/api/2/myself`, { headers: bob('bob-first-pw') })).status).toBe(401);
+  }, 60_000);
+});
