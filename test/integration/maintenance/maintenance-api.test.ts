@@ -220,22 +220,24 @@ describe('field editor maintenance endpoints', () => {
     t.services.jobs.start();
     const runAfterwards = async (name: string) => {
       for (let i = 0; i < 600; i++) {
-        const run = await knex('job_runs').where({ job_name: name }).andWhere('started_time', '>=', since).whereNotNull('outcome').first('outcome');
-        if (run) return run.outcome as string;
+        const run = await knex('job_runs').where({ job_name: name }).andWhere('started_time', '>=', since).whereNotNull('outcome').first('outcome', 'message');
+        if (run) return run as { outcome: string; message: string | null };
         const job = await findJob(knex, name);
         if (job?.status !== 'SCHEDULED' && job?.status !== 'RUNNING') {
           await t.http.post(`${FE}/maintenance/operations`).set('Authorization', t.adminAuth).send({ name }).expect(200);
         }
         await new Promise((r) => setTimeout(r, 30));
       }
-      return `no run of ${name} started after the rows were written: ${JSON.stringify(await knex('job_runs').where({ job_name: name }))}`;
+      return { outcome: `no run of ${name} started after the rows were written: ${JSON.stringify(await knex('job_runs').where({ job_name: name }))}`, message: null };
     };
-    expect(await Promise.all([runAfterwards('JobTruncateEventLog'), runAfterwards('JobPruneAuthFailures')])).toEqual(['SUCCESS', 'SUCCESS']);
+    // (Another run may have been scheduled meanwhile; the one that counts is the run found, not the job's latest state.)
+    const [truncation, pruning] = await Promise.all([runAfterwards('JobTruncateEventLog'), runAfterwards('JobPruneAuthFailures')]);
+    expect([truncation.outcome, pruning.outcome]).toEqual(['SUCCESS', 'SUCCESS']);
     const ids = (await knex('event_log').where({ kind: 'option.created' }).select('target')).map((r) => r.target.id);
     expect(ids).toEqual([4]);
-    expect(await knex('event_log').where({ kind: 'event_log.truncated' }).first()).toMatchObject({ actor: 'system', after: { deleted: 1, olderThanDays: 7 } });
+    expect(await knex('event_log').where({ kind: 'event_log.truncated' }).orderBy('id').first()).toMatchObject({ actor: 'system', after: { deleted: 1, olderThanDays: 7 } });
     const names = (await knex('auth_failures').whereLike('name_key', '%-%locked').select('name_key')).map((r) => r.name_key).sort();
     expect(names).toEqual(['fresh-unlocked', 'stale-locked']);
-    expect((await findJob(knex, 'JobPruneAuthFailures'))!.message).toMatch(/^pruned \d+ failed-login counters$/);
+    expect(pruning.message).toMatch(/^pruned \d+ failed-login counters$/);
   });
 });
