@@ -79,13 +79,22 @@ export class PgChangeFeed implements ChangeFeed {
   private readonly listeners = new Listeners();
   private readonly pending = new Map<string, Pending>();
   private readonly nodeId = randomUUID();
+  /** `listen: 'on-publish'` and nothing published yet: the listening connection is opened by the first publish. */
+  private deferred: boolean;
   observer: FeedObserver | undefined;
 
+  /**
+   * `listen: 'on-publish'` is for a short command-line run: it caches nothing, so it needs no listening
+   * connection until it announces a change (most runs never do), and then waits for the servers'
+   * acknowledgements like a server does.
+   */
   constructor(
     private readonly url: string,
     private readonly log?: Logger,
+    opts: { listen?: 'at-start' | 'on-publish' } = {},
   ) {
-    void this.connect();
+    this.deferred = opts.listen === 'on-publish';
+    if (!this.deferred) void this.connect();
   }
 
   get live(): boolean {
@@ -97,6 +106,10 @@ export class PgChangeFeed implements ChangeFeed {
   async publish(topic: string): Promise<void> {
     this.observer?.sent();
     this.listeners.fire(topic);
+    if (this.deferred) {
+      this.deferred = false;
+      await this.connect();
+    }
     const client = this.client;
     const nonce = randomUUID();
     const payload = `c|${topic}|${nonce}|${this.nodeId}`;
