@@ -43,12 +43,15 @@ async function main(argv: string[]): Promise<void> {
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
   if (!config.databaseUrl && config.dataDir !== 'memory://') (await import('./platform/db/data-dir-check.ts')).checkDataDir(config.dataDir);
   if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
-  const admin = await import('./cli/admin.commands.ts');
+  // Creating users and tokens loads only the directory and the database (a separate chunk of the bundle):
+  // these run from scripts and must answer fast; the rest builds the whole application.
+  const directory = () => import('./cli/directory.commands.ts');
+  const admin = () => import('./cli/admin.commands.ts');
   switch (command) {
     case 'migrate':
-      return admin.migrateCommand(config);
+      return (await admin()).migrateCommand(config);
     case 'user add':
-      return admin.userAddCommand(config, {
+      return (await directory()).userAddCommand(config, {
         name: need(arg, 'NAME'),
         password: await readPassword(o.password),
         displayName: o['display-name'],
@@ -57,18 +60,18 @@ async function main(argv: string[]): Promise<void> {
         sysadmin: o.sysadmin,
       });
     case 'user passwd':
-      return admin.userPasswdCommand(config, need(arg, 'NAME'), await readPassword(o.password));
+      return (await directory()).userPasswdCommand(config, need(arg, 'NAME'), await readPassword(o.password));
     case 'user unlock':
-      return admin.userUnlockCommand(config, need(arg, 'NAME'));
+      return (await directory()).userUnlockCommand(config, need(arg, 'NAME'));
     case 'user delete':
-      return admin.userDeleteCommand(config, need(arg, 'NAME'));
+      return (await admin()).userDeleteCommand(config, need(arg, 'NAME'));
     case 'token create': {
       const days = o.days === undefined ? undefined : Number(o.days);
       if (days !== undefined && (!Number.isInteger(days) || days < 1)) throw new UsageError('--days must be a whole number of days');
-      return admin.tokenCreateCommand(config, { username: need(arg, 'USERNAME'), name: o.name ?? 'cli', days, readOnly: o['read-only'] === true });
+      return (await directory()).tokenCreateCommand(config, { username: need(arg, 'USERNAME'), name: o.name ?? 'cli', days, readOnly: o['read-only'] === true });
     }
     case 'import':
-      return admin.importCommand(config, need(sub, 'FILE'));
+      return (await admin()).importCommand(config, need(sub, 'FILE'));
     default:
       throw new UsageError(`unknown command: ${p.join(' ')}`);
   }

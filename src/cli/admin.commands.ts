@@ -1,22 +1,22 @@
 import fs from 'node:fs';
 import type { Config } from '../config.ts';
 import { createLogger } from '../platform/log/logger.ts';
-import { migrateLatest, withBootstrapLock } from '../platform/db/knex.ts';
-import { openDatabase } from '../server.ts';
+import { migrateIfBehind, migrateLatest, withBootstrapLock } from '../platform/db/knex.ts';
+import { openDatabase } from '../platform/db/open-database.ts';
 import { createServices, type AppServices } from '../services.ts';
-import { BUILTIN_GROUPS } from '../directory/groups.repository.ts';
 import { runImport } from '../importer/import.service.ts';
-import { parseWith } from '../platform/http/validate.ts';
 import { StartupError } from '../platform/startup-error.ts';
-import { createUserBody, password as passwordSchema } from '../directory/directory.schemas.ts';
 
-/** Opens the database, brings it to the latest schema, runs `fn`, and always closes it again. */
+// The commands that need the whole composition root. `user add`, `user passwd`, `user unlock` and
+// `token create` run on a slim context instead (directory.commands.ts).
+
+/** Opens the database, brings it to the latest schema if it is behind, runs `fn`, and always closes it again. */
 async function withContext(config: Config, fn: (services: AppServices) => Promise<void>): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const db = await openDatabase(config);
   try {
     const services = createServices(config, db, log);
-    await withBootstrapLock(db, () => migrateLatest(db));
+    await migrateIfBehind(db);
     await fn(services);
   } finally {
     await db.close();
@@ -34,44 +34,17 @@ export async function migrateCommand(config: Config): Promise<void> {
   }
 }
 
-export const userAddCommand = (config: Config, o: { name: string; password: string; displayName?: string; email?: string; admin?: boolean; sysadmin?: boolean }) =>
-  withContext(config, async (services) => {
-    const input = parseWith(createUserBody, { name: o.name, password: o.password, displayName: o.displayName, emailAddress: o.email });
-    const groups = [
-      ...(o.admin || o.sysadmin ? [BUILTIN_GROUPS.administrators] : []),
-      ...(o.sysadmin ? [BUILTIN_GROUPS.systemAdministrators] : []),
-    ];
-    const user = await services.directory.createUser({ ...input, groups });
-    process.stdout.write(`created user ${user.name} (groups: ${user.groups.join(', ')})\n`);
-  });
-
-export const userPasswdCommand = (config: Config, name: string, password: string) =>
-  withContext(config, async (services) => {
-    await services.directory.setPassword(name, parseWith(passwordSchema, password, 'password'));
-    await services.directory.resetLockout(name);
-    process.stdout.write(`password of ${name} changed\n`);
-  });
-
-export const userUnlockCommand = (config: Config, name: string) =>
-  withContext(config, async (services) => {
-    await services.directory.getUser(name);
-    await services.directory.resetLockout(name);
-    process.stdout.write(`${name} is unlocked\n`);
-  });
-
+/**
+ * On the whole composition root, not the slim context of the other user commands: every feature registers
+ * the work that must happen inside a user's deletion there (services.ts; the field editor removes the user's
+ * grants and writes its event-log entry in the same transaction), and a hand-kept copy of that list could
+ * miss one, leaving grants to the next user of the name. Deleting a user is rare; it may take its second.
+ */
 export const userDeleteCommand = (config: Config, name: string) =>
   withContext(config, async (services) => {
     await services.directory.deleteUser(name);
     await services.events.settled();
     process.stdout.write(`deleted user ${name}\n`);
-  });
-
-export const tokenCreateCommand = (config: Config, o: { username: string; name: string; days?: number; readOnly?: boolean }) =>
-  withContext(config, async (services) => {
-    const user = await services.directory.getUser(o.username);
-    const { rawToken } = await services.tokens.create(user.id, o.name, o.days, o.readOnly ? 'read' : 'write');
-    // The raw token alone on stdout, so `TOKEN=$(addon-pair token create …)` works.
-    process.stdout.write(`${rawToken}\n`);
   });
 
 export async function importCommand(config: Config, file: string): Promise<void> {

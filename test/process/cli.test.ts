@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServerProcess } from '../helpers/server-process.ts';
 
@@ -43,6 +44,40 @@ describe('command line', () => {
     } finally {
       await server.stop();
     }
+  }, 180_000);
+
+  // What a command loads, without timing anything: a module hook (node --import) records every module the
+  // run resolves. `user add` must not build the application (Express, the app's routes, the other features):
+  // loading it was most of the command's time (issue 14). `user delete` builds it on purpose (its directory
+  // hooks), which also shows that the probe sees Express when it is loaded.
+  it('adds a user without loading Express or the application; deletes one with every feature hook', async () => {
+    const hooks = path.join(dir, 'record-hooks.mjs');
+    fs.writeFileSync(
+      hooks,
+      "import fs from 'node:fs';\nlet out;\nexport function initialize(data) { out = data.out; }\n" +
+        'export async function resolve(specifier, context, next) {\n  const r = await next(specifier, context);\n' +
+        "  fs.appendFileSync(out, r.url + '\\n');\n  return r;\n}\n",
+    );
+    const probe = path.join(dir, 'record-modules.mjs');
+    fs.writeFileSync(probe, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { out: process.env.MODULES_OUT } });\n`);
+    const loaded = async (args: string[]) => {
+      const out = path.join(dir, `modules-${args.slice(0, 2).join('-')}.txt`);
+      const r = await runCli(args, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`, MODULES_OUT: out }).done;
+      return { ...r, modules: fs.readFileSync(out, 'utf8').split('\n').filter(Boolean) };
+    };
+
+    const add = await loaded(['user', 'add', 'fay', '--password', 'fay-password']);
+    expect(add.output).toContain('created user fay');
+    expect(add.code).toBe(0);
+    expect(add.modules.some((u) => /\/dist\/chunks\/directory\.commands-\w+\.mjs$/.test(u))).toBe(true);
+    expect(add.modules.some((u) => u.includes('/node_modules/knex/'))).toBe(true);
+    const app = /\/node_modules\/(express|prom-client|passport-strategy|saxes)\/|\/chunks\/(admin\.commands|serve\.command)-/;
+    expect(add.modules.filter((u) => app.test(u))).toEqual([]);
+
+    const del = await loaded(['user', 'delete', 'fay']);
+    expect(del.output).toContain('deleted user fay');
+    expect(del.modules.some((u) => u.includes('/node_modules/express/'))).toBe(true);
+    expect(del.modules.some((u) => /\/chunks\/admin\.commands-/.test(u))).toBe(true);
   }, 180_000);
 
   it('stops with a one-line message naming a bad variable', async () => {

@@ -1,11 +1,19 @@
+import { createRequire } from 'node:module';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
-import ClientPGLite from 'knex-pglite';
-import { migrationSource } from './migration-source.ts';
+import type ClientPGLite from 'knex-pglite';
+import { migrationNames, migrationSource } from './migration-source.ts';
 import { LocalChangeFeed, PgChangeFeed, type ChangeFeed } from '../events/change-feed.ts';
 import type { Logger } from '../log/logger.ts';
+
+/**
+ * knex's PGlite dialect (a CommonJS package), loaded only when a PGlite database is opened: it loads PGlite
+ * itself, tens of milliseconds that a command line run on PostgreSQL does not need.
+ */
+const requireCjs = createRequire(import.meta.url);
+const pgliteDialect = () => requireCjs('knex-pglite') as typeof ClientPGLite;
 
 export type DbKind = 'pg' | 'pglite';
 
@@ -32,6 +40,8 @@ export interface DbOptions {
   acquireTimeoutMs?: number;
   searchPath?: string;
   log?: Logger;
+  /** PostgreSQL: when the change feed opens its listening connection (PgChangeFeed); at once unless told. */
+  listenForChanges?: 'at-start' | 'on-publish';
 }
 
 export function createDb(opts: DbOptions): Db {
@@ -45,7 +55,7 @@ export function createDb(opts: DbOptions): Db {
       searchPath: opts.searchPath,
       log: quietKnexLog(opts.log),
     });
-    const changes = new PgChangeFeed(opts.databaseUrl, opts.log);
+    const changes = new PgChangeFeed(opts.databaseUrl, opts.log, { listen: opts.listenForChanges });
     return {
       knex,
       kind: 'pg',
@@ -65,7 +75,7 @@ export function createDb(opts: DbOptions): Db {
     connection = {};
   }
   const knex = knexFactory({
-    client: ClientPGLite,
+    client: pgliteDialect(),
     connection,
     acquireConnectionTimeout,
   });
@@ -112,4 +122,31 @@ export async function withBootstrapLock<T>(db: Db, fn: () => Promise<T>): Promis
 export async function migrateLatest(db: Db): Promise<string[]> {
   const [, names] = (await db.knex.migrate.latest({ migrationSource })) as [number, string[]];
   return names;
+}
+
+/**
+ * Whether the database has applied exactly the migrations this code knows: one query of knex's table
+ * instead of knex's migrator (which checks and creates its tables, takes its lock and lists the folder,
+ * about ten statements). Anything else (a missing table, a missing migration, or one this code does not
+ * know) answers false, and the caller takes the migrator's way, with its lock, its work and its errors.
+ */
+export async function isAtLatestMigration(db: Db): Promise<boolean> {
+  let applied: string[];
+  try {
+    applied = (await db.knex('knex_migrations').select<{ name: string }[]>('name')).map((r) => r.name);
+  } catch (err) {
+    if ((err as { code?: string }).code === '42P01') return false; // undefined_table: a new database
+    throw err;
+  }
+  const known = migrationNames();
+  return applied.length === known.length && known.every((n) => applied.includes(n));
+}
+
+/**
+ * For commands that work on the data (the command line): nothing more than one query when the schema is
+ * current, else the pending migrations under the bootstrap lock, as `serve` and `migrate` apply them.
+ */
+export async function migrateIfBehind(db: Db): Promise<string[]> {
+  if (await isAtLatestMigration(db)) return [];
+  return withBootstrapLock(db, () => migrateLatest(db));
 }

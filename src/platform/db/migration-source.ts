@@ -6,8 +6,11 @@ import { migrations } from '../../../migrations/index.ts';
  * loader `require()`s .ts files, which fails under vitest (engineering notes B.5). A test checks that every
  * file in migrations/ is listed.
  */
+/** The names of every migration of this code, in the order they run. */
+export const migrationNames = (): string[] => Object.keys(migrations).sort();
+
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrations: async () => migrationNames(),
   getMigrationName: (name) => name,
   getMigration: async (name) => {
     const m = migrations[name];

@@ -1,16 +1,15 @@
 import type { Config } from '../../config.ts';
 import type { Logger } from '../log/logger.ts';
 import { StartupError } from '../startup-error.ts';
-import { createDb, type Db } from './knex.ts';
-import { openEmbeddedPglite, openMemoryPglite } from './embedded-pglite.ts';
+import { createDb, type Db, type DbOptions } from './knex.ts';
 
 /**
  * Opens the configured database and proves it answers, so that every later failure is about our data, not
  * about reaching the server: PostgreSQL with DATABASE_URL, else the embedded PGlite in DATA_DIR (or memory).
  */
-export async function openDatabase(config: Config, log?: Logger): Promise<Db> {
+export async function openDatabase(config: Config, log?: Logger, opts: Pick<DbOptions, 'listenForChanges'> = {}): Promise<Db> {
   if (config.databaseUrl) {
-    const db = createDb({ databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
+    const db = createDb({ databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log, ...opts });
     try {
       await db.knex.raw('select 1');
     } catch (err) {
@@ -19,6 +18,8 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Db> {
     }
     return db;
   }
+  // Loaded here, not above: PGlite is not needed on PostgreSQL.
+  const { openEmbeddedPglite, openMemoryPglite } = await import('./embedded-pglite.ts');
   if (config.dataDir === 'memory://') return createDb({ pglite: await openMemoryPglite(), log });
   const embedded = await openEmbeddedPglite(config.dataDir);
   return createDb({ pglite: embedded.pglite, onClosed: embedded.release, log });

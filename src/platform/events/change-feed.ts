@@ -108,13 +108,22 @@ export class PgChangeFeed implements ChangeFeed {
   private nextId = 0;
   private closed = false;
   private restartMs = 500;
+  /** `listen: 'on-publish'` and nothing published yet: the listener thread is started by the first publish. */
+  private deferred: boolean;
   observer: FeedObserver | undefined;
 
+  /**
+   * `listen: 'on-publish'` is for a short command-line run: it caches nothing, so it needs no listening
+   * connection until it announces a change (most runs never do), and then waits for the servers'
+   * acknowledgements like a server does.
+   */
   constructor(
     private readonly url: string,
     private readonly log?: Logger,
+    opts: { listen?: 'at-start' | 'on-publish' } = {},
   ) {
-    this.start();
+    this.deferred = opts.listen === 'on-publish';
+    if (!this.deferred) this.start();
   }
 
   get live(): boolean {
@@ -128,6 +137,11 @@ export class PgChangeFeed implements ChangeFeed {
     this.observer?.sent();
     this.counters.bump(topic);
     this.listeners.fire(topic);
+    if (this.deferred) {
+      this.deferred = false;
+      this.start();
+      await this.untilLive(ACK_TIMEOUT_MS);
+    }
     const nonce = randomUUID();
     const worker = this.worker;
     // No listener thread (it is being restarted): still tell the others, without waiting for them.
@@ -154,6 +168,12 @@ export class PgChangeFeed implements ChangeFeed {
     await exited;
     clearTimeout(timer);
     this.settleWaiting();
+  }
+
+  /** Waits (polling the shared flag) until the listener thread is connected, or `ms` passed. */
+  private async untilLive(ms: number): Promise<void> {
+    const until = performance.now() + ms;
+    while (!this.live && !this.closed && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
   }
 
   private start(): void {

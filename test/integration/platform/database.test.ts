@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../helpers/test-app.ts';
-import { withBootstrapLock, migrateLatest } from '../../../src/platform/db/knex.ts';
+import { withBootstrapLock, migrateLatest, isAtLatestMigration, migrateIfBehind } from '../../../src/platform/db/knex.ts';
 
 describe('database layer (same answers on PGlite and PostgreSQL)', () => {
   // The database layer itself is under test, so these tests write tables through Knex.
@@ -37,5 +37,27 @@ describe('database layer (same answers on PGlite and PostgreSQL)', () => {
 
   it('runs migrations again as a no-op under the bootstrap lock', async () => {
     expect(await withBootstrapLock(t.services.db, () => migrateLatest(t.services.db))).toEqual([]);
+  });
+
+  it('sees with one query whether the schema is current: a missing or an unknown migration sends it to the migrator', async () => {
+    const db = t.services.db;
+    expect(await isAtLatestMigration(db)).toBe(true);
+    expect(await migrateIfBehind(db)).toEqual([]);
+    const last = await db.knex('knex_migrations').orderBy('id', 'desc').first();
+    await db.knex('knex_migrations').where({ id: last.id }).del();
+    try {
+      expect(await isAtLatestMigration(db)).toBe(false);
+    } finally {
+      await db.knex('knex_migrations').insert(last);
+    }
+    await db.knex('knex_migrations').insert({ name: '29990101000000_from_newer_code', batch: 99, migration_time: new Date() });
+    try {
+      expect(await isAtLatestMigration(db)).toBe(false);
+      // The migrator's own answer to a database newer than the code (as serve and migrate give it).
+      await expect(migrateIfBehind(db)).rejects.toThrow(/29990101000000_from_newer_code/);
+    } finally {
+      await db.knex('knex_migrations').where({ name: '29990101000000_from_newer_code' }).del();
+    }
+    expect(await isAtLatestMigration(db)).toBe(true);
   });
 });
