@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { Router, type Express, type IRouter } from 'express';
 import type { AppServices } from './services.ts';
 import { useRequestLogging } from './platform/log/request-logger.ts';
@@ -14,6 +15,7 @@ import { useStrictFreshness } from './platform/http/freshness.ts';
 import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
+import { DownloadFastPath } from './codeblocks/download-fast-path.ts';
 import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
 import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
 import { createTrackerRouter } from './tracker/tracker.routes.ts';
@@ -86,4 +88,31 @@ export function createApp(services: AppServices): Express {
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
   metrics?.indexRoutes(app, services.config.contextPath);
   return app;
+}
+
+/** The HTTP server's request listener: the app, behind the download fast path unless FAST_PATH=0. */
+export type AppListener = RequestListener & {
+  /** The download fast path when it is on (its `answered` count is what tests look at). */
+  fastPath?: DownloadFastPath;
+};
+
+/**
+ * The listener for `http.createServer`: code-block download cache hits are answered by the fast path
+ * (src/codeblocks/download-fast-path.ts, same answer, log line and metrics), everything else by `app`.
+ * `fastPath` overrides the configuration (tests compare both on one set of services).
+ */
+export function createRequestListener(services: AppServices, app: Express = createApp(services), fastPath = services.config.fastPath): AppListener {
+  if (!fastPath) return app;
+  const fast = new DownloadFastPath({
+    contextPath: services.config.contextPath,
+    authenticator: services.authenticator,
+    codeblocks: services.codeblocks,
+    log: services.log,
+    metrics: services.metrics,
+  });
+  const listener: AppListener = (req, res) => {
+    if (!fast.tryAnswer(req, res)) app(req, res);
+  };
+  listener.fastPath = fast;
+  return listener;
 }

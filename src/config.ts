@@ -70,6 +70,7 @@ const envSchema = z.object({
   JOBS_TEST_HOLD_MS: intFrom('JOBS_TEST_HOLD_MS', 0, 0, 3_600_000),
   AUTH_FAILURES_RETENTION_HOURS: intFrom('AUTH_FAILURES_RETENTION_HOURS', 24, 1, 87_600),
   EVENT_LOG_WRITES: flag('EVENT_LOG_WRITES'),
+  FAST_PATH: flag('FAST_PATH'),
   SESSION_IDLE_MINUTES: intFrom('SESSION_IDLE_MINUTES', 30, 1, 525_600),
   SESSION_MAX_HOURS: intFrom('SESSION_MAX_HOURS', 12, 1, 8_760),
 });
@@ -111,6 +112,8 @@ export type Config = Readonly<{
   authFailuresRetentionHours: number;
   /** Benchmark only: false turns off writing the field editor's event log, to measure what it costs. */
   eventLogWrites: boolean;
+  /** Cache hits of E1 and `/code` answered before Express (src/codeblocks/download-fast-path.ts). */
+  fastPath: boolean;
   /** A web session unused for this long ends. */
   sessionIdleMinutes: number;
   /** A web session ends this long after sign-in, used or not. */
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: Object.freeze({ pollMs: e.JOBS_POLL_MS, leaseMs: e.JOBS_LEASE_MS, tickMs: e.JOBS_TICK_MS, holdMs: e.JOBS_TEST_HOLD_MS }),
     authFailuresRetentionHours: e.AUTH_FAILURES_RETENTION_HOURS,
     eventLogWrites: e.EVENT_LOG_WRITES ?? true,
+    fastPath: e.FAST_PATH ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
   });

@@ -6,7 +6,7 @@ import type { Db } from './platform/db/knex.ts';
 import { StartupError } from './platform/startup-error.ts';
 import { createLogger, type Logger } from './platform/log/logger.ts';
 import { createServices, type AppServices } from './services.ts';
-import { createApp } from './app.ts';
+import { createRequestListener } from './app.ts';
 import { bootstrap, type BootstrapResult } from './bootstrap.ts';
 import { createMetricsServer } from './platform/metrics/metrics.routes.ts';
 
@@ -43,7 +43,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await db.close();
     throw err;
   }
-  const server = createHttpServer(createApp(services));
+  const server = createHttpServer(createRequestListener(services));
   const listen = (s: http.Server, port: number, host: string) =>
     new Promise<void>((resolve, reject) => {
       s.once('error', reject);

@@ -81,6 +81,15 @@ export function parseDownloadUrl(url: string, query: () => unknown): DownloadPar
   return parsedDownloads.get(raw) ?? parsedDownloads.set(raw, parseDownloadQuery(query()));
 }
 
+/**
+ * For the fast path: the parameters of a raw query string parsed before (by parseDownloadUrl, so it passed
+ * the same checks), without counting the lookup; `confirm()` counts the hit, as parseDownloadUrl would have.
+ */
+export function peekParsedDownload(rawQuery: string): { params: DownloadParams; confirm(): void } | undefined {
+  const params = parsedDownloads.peekLive(rawQuery);
+  return params && { params, confirm: () => parsedDownloads.countHit() };
+}
+
 export function parseDownloadQuery(query: unknown): DownloadParams {
   const q = parse(downloadQuery, query);
   const section = decodeBlockKey(q.key);

@@ -34,6 +34,9 @@ export interface BlockTextCache {
   /** `since`: a `stamp()` taken before the body was read; a body read before a clear is not kept. */
   set(key: string, body: CachedBody, since?: number): CachedBody;
   stamp(): number;
+  /** `get` without counting the lookup (see BoundedCache.peekLive); `countHit` counts it once answered. */
+  peekLive(key: string): CachedBody | undefined;
+  countHit(): void;
 }
 
 export interface CodeblocksDeps {
@@ -57,6 +60,16 @@ export class CodeblocksService {
    */
   cachedDownload(user: AuthUser, p: DownloadParams): CachedBody | undefined {
     return this.deps.blockTexts?.get(blockTextKey(user, p));
+  }
+
+  /**
+   * As cachedDownload, for the fast path (download-fast-path.ts), which answers only when all its lookups
+   * hit: found without counting the lookup; `confirm()` counts the hit, as cachedDownload would have.
+   */
+  peekCachedDownload(user: AuthUser, p: DownloadParams): { body: CachedBody; confirm(): void } | undefined {
+    const cache = this.deps.blockTexts;
+    const body = cache?.peekLive(blockTextKey(user, p));
+    return body && cache && { body, confirm: () => cache.countHit() };
   }
 
   /**

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
-import { createApp } from '../../src/app.ts';
+import { createApp, createRequestListener } from '../../src/app.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { createHttpServer } from '../../src/server.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
@@ -59,7 +59,7 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
   await bootstrap(services);
   const app = createApp(services);
   // The production server settings (header size limit …), on an ephemeral port per request.
-  const http = supertest(createHttpServer(app));
+  const http = supertest(createHttpServer(createRequestListener(services, app)));
 
   return {
     app,

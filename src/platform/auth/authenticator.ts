@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import { MAX_USERNAME_LENGTH, type AuthStore, type AuthUser, type DirectoryUser } from './auth-user.ts';
-import { parseBasicAuthorization, type BasicCredentials } from './basic-credentials.ts';
+import { parseBasicAuthorization, parseBearerAuthorization, type BasicCredentials } from './basic-credentials.ts';
 import { AuthCache, DIRECTORY_TOPIC, type BasicEntry, type BearerEntry } from './auth-cache.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
@@ -117,6 +117,33 @@ export class Authenticator {
     const authUser = asAuthUser(profile, 'basic');
     if (key !== undefined) this.cache.basic.set(key, { user: authUser, storedHash: passwordHash }, since);
     return { ok: true, user: authUser, passwordHash, priorFailures: login.failures };
+  }
+
+  /**
+   * For a shortcut that answers only when all its lookups hit (the download fast path): the user of a Basic
+   * or Bearer header that `cachedBasic` / `cachedBearer` would answer from memory, found without counting the
+   * lookup and without recording a token's use; `confirm()` then does both, exactly as those would have. The
+   * scheme is chosen as authenticate.ts chooses it. Undefined whenever the middleware would run a strategy.
+   */
+  peekCachedHeader(header: string): { user: AuthUser; confirm(): void } | undefined {
+    if (!this.opts.changes.live) return undefined;
+    if (/^bearer /i.test(header)) {
+      const token = parseBearerAuthorization(header);
+      const entry = token === undefined ? undefined : this.cache.bearer.peek(hashToken(token));
+      if (!entry || !entry.user.active || (entry.tokenExpiresAt && entry.tokenExpiresAt.getTime() <= Date.now())) return undefined;
+      return {
+        user: entry.user,
+        confirm: () => {
+          this.cache.bearer.countHit();
+          this.admit(entry);
+        },
+      };
+    }
+    if (/^basic /i.test(header)) {
+      const entry = this.cache.basic.peek(this.basicKey(header));
+      return entry && { user: entry.user, confirm: () => this.cache.basic.countHit() };
+    }
+    return undefined;
   }
 
   /** The user of a token found in the cache and still valid, without any I/O; undefined when it must be looked up. */

@@ -72,6 +72,19 @@ export class BoundedCache<K, V> {
     return entry.value;
   }
 
+  /**
+   * What `get` would answer, but counted neither as a hit nor as a miss: for a caller that answers only when
+   * several lookups all hit (the download fast path), and then counts its hits with `countHit`.
+   */
+  peekLive(key: K): V | undefined {
+    return this.opts.feed && !this.opts.feed.changes.live ? undefined : this.peek(key);
+  }
+
+  /** Counts one hit, for a lookup made with `peekLive`. */
+  countHit(): void {
+    this.stats.hits++;
+  }
+
   /** The current generation; pass it to `set` for a value read from the database after this call. */
   stamp(): number {
     this.sync();

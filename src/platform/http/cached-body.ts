@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Bodies below this size are sent as they are: compression would save less than it costs. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -98,7 +98,7 @@ export function negotiateCoding(acceptEncoding: string | undefined): Coding {
  * without a body when If-None-Match names it; the body compressed when the client accepts it and it is over
  * 1 KB. Call it only after authentication and the view check passed: a 304 answers like a 200.
  */
-export function sendCachedBody(req: Request, res: Response, body: CachedBody, contentType: string): void {
+export function sendCachedBody(req: IncomingMessage, res: ServerResponse, body: CachedBody, contentType: string): void {
   const coding = body.bytes.length > COMPRESS_MIN_BYTES ? negotiateCoding(req.headers['accept-encoding']) : 'identity';
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Cache-Control', 'private, no-cache');

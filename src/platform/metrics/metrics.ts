@@ -146,6 +146,14 @@ export class Metrics {
     this.timings.record((route && this.templates.get(route)) ?? UNMATCHED_ROUTE, req.method, res.statusCode, seconds);
   }
 
+  /**
+   * A finished request answered before Express (the download fast path), with the template Express would
+   * have put on it (the registered route's path, without the context path).
+   */
+  routeFinished(template: string, method: string, status: number, seconds: number): void {
+    this.timings.record(template, method, status, seconds);
+  }
+
   /** The exposition text and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
