@@ -37,17 +37,20 @@ export async function requestRun(q: Knex, name: string, by: string, tick: number
 
 /** Claims the oldest SCHEDULED job among `names` for this node and records the run; undefined when none. */
 export async function claimNext(trx: Knex.Transaction, names: string[], node: string, leaseMs: number): Promise<JobRow | undefined> {
-  const next = trx('jobs')
-    .select('name')
+  // Two statements, not `update … where name in (select … limit 1 for update skip locked)`: PostgreSQL may
+  // run such a subquery again while updating, and with SKIP LOCKED the second run finds the next job, so one
+  // statement could set two jobs RUNNING while only the first is returned and run (the other stayed RUNNING,
+  // never run, until its lease expired). The row locked here stays locked until this transaction ends.
+  const next = (await trx('jobs')
+    .first('name')
     .where('status', 'SCHEDULED')
     .whereIn('name', names)
     .orderBy([{ column: 'scheduled_time' }, { column: 'name' }])
-    .limit(1)
     .forUpdate()
-    .skipLocked();
+    .skipLocked()) as { name: string } | undefined;
+  if (!next) return undefined;
   const [row] = (await trx('jobs')
-    .whereIn('name', next)
-    .andWhere('status', 'SCHEDULED')
+    .where({ name: next.name, status: 'SCHEDULED' })
     .update({
       status: 'RUNNING',
       started_time: trx.fn.now(),

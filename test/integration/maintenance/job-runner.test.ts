@@ -3,7 +3,7 @@ import { createTestApp, uniq, type TestApp } from '../../helpers/test-app.ts';
 import { addOptions, createContext, createField, FE, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
 import { POSITION_GAP } from '../../../src/fieldeditor/options/options.model.ts';
 import type { JobOutcome, JobRow } from '../../../src/platform/jobs/job-types.ts';
-import { findJob } from '../../../src/platform/jobs/jobs.repository.ts';
+import { claimNext, findJob } from '../../../src/platform/jobs/jobs.repository.ts';
 
 /** Waits until the job reaches one of the end states (polling the database, as M1 would). */
 async function settledJob(t: TestApp, name: string, timeoutMs = 15_000): Promise<JobRow> {
@@ -126,5 +126,33 @@ describe('job runner on one node (both databases)', () => {
     const entry = await knex('event_log').where({ kind: 'jobs.force_failed' }).orderBy('id', 'desc').first();
     expect(entry).toMatchObject({ actor: 'admin', before: [{ name: 'JobIndexCustomFieldSearchTable', status: 'SCHEDULED' }] });
     t.services.jobs.start();
+  });
+});
+
+describe('claiming a scheduled job (both databases)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(); // the runner is not started: only the claim below touches the rows
+  });
+  afterAll(() => t.close());
+
+  it('claims exactly one job per call, the oldest, and records its run', async () => {
+    const { knex } = t.services.db;
+    await knex('jobs').insert([
+      { name: 'ClaimTestOlder', status: 'SCHEDULED', scheduled_time: new Date(Date.now() - 2000) },
+      { name: 'ClaimTestNewer', status: 'SCHEDULED', scheduled_time: new Date(Date.now() - 1000) },
+    ]);
+    const names = ['ClaimTestOlder', 'ClaimTestNewer'];
+    const first = await knex.transaction((trx) => claimNext(trx, names, 'node-a', 60_000));
+    expect(first?.name).toBe('ClaimTestOlder');
+    // Before the fix one statement could set both RUNNING and return only one: the other never ran.
+    expect(await knex('jobs').whereIn('name', names).orderBy('name').select('name', 'status')).toEqual([
+      { name: 'ClaimTestNewer', status: 'SCHEDULED' },
+      { name: 'ClaimTestOlder', status: 'RUNNING' },
+    ]);
+    const second = await knex.transaction((trx) => claimNext(trx, names, 'node-a', 60_000));
+    expect(second?.name).toBe('ClaimTestNewer');
+    expect(await knex.transaction((trx) => claimNext(trx, names, 'node-a', 60_000))).toBeUndefined();
+    expect((await knex('job_runs').whereIn('job_name', names).select('job_name')).map((r) => r.job_name).sort()).toEqual(names.slice().sort());
   });
 });

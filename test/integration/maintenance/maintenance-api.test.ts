@@ -228,7 +228,7 @@ describe('field editor maintenance endpoints', () => {
         }
         await new Promise((r) => setTimeout(r, 30));
       }
-      return { outcome: `no run of ${name} started after the rows were written: ${JSON.stringify(await knex('job_runs').where({ job_name: name }))}`, message: null };
+      return { outcome: `no run of ${name} started after the rows were written (since ${since.toISOString()}): ${JSON.stringify(await findJob(knex, name))}`, message: null };
     };
     // (Another run may have been scheduled meanwhile; the one that counts is the run found, not the job's latest state.)
     const [truncation, pruning] = await Promise.all([runAfterwards('JobTruncateEventLog'), runAfterwards('JobPruneAuthFailures')]);
