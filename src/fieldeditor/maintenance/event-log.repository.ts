@@ -108,19 +108,56 @@ function filtered(q: Knex, f: EventFilter) {
   return b;
 }
 
-/** One page, newest first (the (created_at, id) index), and the total of the filter. */
-export async function pageOfEvents(q: Knex, f: EventFilter, startAt: number, maxResults: number): Promise<{ total: number; rows: EventRow[] }> {
+/** Where a page ended: the last entry's sort key (the time as PostgreSQL text, so no microsecond is lost). */
+export interface EventKey {
+  at: string;
+  id: number;
+}
+
+/**
+ * One page, newest first (the (created_at, id) index), and the total of the filter.
+ * `total` given: not counted again. `after` given: the page starts right after that key (a keyset
+ * continuation, which walks no offset); the caller vouches that exactly `startAt` entries of the filter
+ * come before it (see event-log.pages.ts).
+ */
+export async function pageOfEvents(
+  q: Knex,
+  f: EventFilter,
+  startAt: number,
+  maxResults: number,
+  known: { total?: number; after?: EventKey } = {},
+): Promise<{ total: number; rows: EventRow[]; last?: EventKey }> {
+  const page = () => {
+    const b = filtered(q, f)
+      .select('id', 'created_at', q.raw('created_at::text as at_key'), 'actor', 'kind', 'field_id', 'context_id', 'target', 'before', 'after')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(maxResults);
+    if (known.after) b.whereRaw('(created_at, id) < (?::timestamptz, ?)', [known.after.at, known.after.id]);
+    else b.offset(startAt);
+    return b as Promise<(EventRow & { at_key: string })[]>;
+  };
   const [count, rows] = await Promise.all([
-    filtered(q, f).first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>,
-    maxResults === 0
-      ? Promise.resolve([] as EventRow[])
-      : (filtered(q, f)
-          .select('id', 'created_at', 'actor', 'kind', 'field_id', 'context_id', 'target', 'before', 'after')
-          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-          .offset(startAt)
-          .limit(maxResults) as Promise<EventRow[]>),
+    known.total !== undefined
+      ? Promise.resolve({ n: known.total })
+      : (filtered(q, f).first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>),
+    maxResults === 0 ? Promise.resolve([]) : page(),
   ]);
-  return { total: Number(count?.n ?? 0), rows };
+  const end = rows.at(-1);
+  return { total: Number(count?.n ?? 0), rows, ...(end ? { last: { at: end.at_key, id: Number(end.id) } } : {}) };
+}
+
+/**
+ * A cheap mark of the log's state: the id sequence (moves with every entry written, on any node) and the
+ * oldest entry (moves with every deletion, which always takes the oldest entries: truncation and both
+ * deletion actions). Two equal marks mean no entry was added or deleted in between, except by a transaction
+ * that had taken its id before the first mark and committed after it (see docs/maintenance.md).
+ */
+export async function logMark(q: Knex): Promise<string> {
+  const { rows } = await q.raw<{ rows: { seq: string | null; oldest: string | null }[] }>(
+    `select (select last_value::text || ':' || is_called::text from event_log_id_seq) as seq,
+            (select id::text from event_log order by created_at, id limit 1) as oldest`,
+  );
+  return `${rows[0]?.seq ?? ''}/${rows[0]?.oldest ?? ''}`;
 }
 
 /** Deletes entries older than `before` (all entries without it); returns how many went. */
