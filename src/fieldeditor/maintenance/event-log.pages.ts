@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { logMark, pageOfEvents, type EventFilter, type EventKey, type EventRow } from './event-log.repository.ts';
+import { logMark, pageOfEvents, type EventFilter, type EventKey, type EventJsonRow } from './event-log.repository.ts';
 
 /** How long a counted total is reused while the log's mark is unchanged (bounds what the mark cannot see). */
 export const TOTAL_TTL_MS = 5_000;
@@ -36,7 +36,7 @@ export class EventPages {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async page(f: EventFilter, startAt: number, maxResults: number): Promise<{ total: number; rows: EventRow[]; continued: boolean }> {
+  async page(f: EventFilter, startAt: number, maxResults: number): Promise<{ total: number; rows: EventJsonRow[]; continued: boolean }> {
     const key = filterKey(f);
     const mark = await logMark(this.knex);
     const now = this.now();
