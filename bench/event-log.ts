@@ -147,6 +147,12 @@ async function main(): Promise<void> {
       '',
       `Event log: ${total.toLocaleString('en')} entries listed in ${pageMs.length} pages of ${PAGE}: median ${median(pageMs).toFixed(1)} ms, ` +
         `p99 ${percentile(sorted, 99).toFixed(1)} ms, worst ${worst.toFixed(1)} ms (target < 50 ms per page: ${worst < 50 ? 'PASS' : 'FAIL'})`,
+      `Slowest pages (startAt: ms): ${pageMs
+        .map((ms, i) => [i * PAGE, ms] as const)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([at, ms]) => `${at}: ${ms.toFixed(1)}`)
+        .join(', ')}; pages over 50 ms: ${pageMs.filter((ms) => ms >= 50).length}`,
     );
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { logMark, pageOfEvents, type EventFilter, type EventKey, type EventJsonRow } from './event-log.repository.ts';
+import { countEvents, pageOfEvents, type EventFilter, type EventKey, type EventJsonRow } from './event-log.repository.ts';
 
 /** How long a counted total is reused while the log's mark is unchanged (bounds what the mark cannot see). */
 export const TOTAL_TTL_MS = 5_000;
@@ -24,7 +24,7 @@ const filterKey = (f: EventFilter) =>
  * The API keeps offset paging (`startAt`); this node remembers, per filter (a small LRU), where each page it
  * served ended and the filter's total. A request whose `startAt` is the end of such a page continues after
  * that entry's key (no offset walked) and reuses the total, provided the log's mark (id sequence and oldest
- * entry, one cheap query) is the one the page was read under: then nothing was added or deleted in between
+ * entry, read by the same statement as the page) is the one the previous page was read under: then nothing was added or deleted in between
  * and the answer is exactly what the offset query would answer. Otherwise (a change, another node served the
  * previous page, an unknown startAt) it is the plain offset query with a fresh count.
  */
@@ -38,16 +38,20 @@ export class EventPages {
 
   async page(f: EventFilter, startAt: number, maxResults: number): Promise<{ total: number; rows: EventJsonRow[]; continued: boolean }> {
     const key = filterKey(f);
-    const mark = await logMark(this.knex);
     const now = this.now();
-    let r = this.byFilter.get(key);
+    const known = this.byFilter.get(key);
     this.byFilter.delete(key);
-    if (!r || r.mark !== mark) r = { mark, countedAt: 0, cursors: new Map() };
-    const total = r.total !== undefined && now - r.countedAt < TOTAL_TTL_MS ? r.total : undefined;
-    const cursor = startAt > 0 ? r.cursors.get(startAt) : undefined;
+    const cursor = known && startAt > 0 ? known.cursors.get(startAt) : undefined;
     const after = cursor && now - cursor.at < CURSOR_TTL_MS ? cursor.key : undefined;
-    const got = await pageOfEvents(this.knex, f, startAt, maxResults, { total, after });
-    if (total === undefined) {
+    const total = known?.total !== undefined && now - known.countedAt < TOTAL_TTL_MS ? known.total : undefined;
+    // Optimistic: asked with the remembered continuation and total; the mark, read by the same statement,
+    // says whether they held (nothing added or deleted since they were learnt).
+    let got = await pageOfEvents(this.knex, f, startAt, maxResults, { total, after });
+    const held = known !== undefined && got.mark === known.mark;
+    if (after !== undefined && !held) got = await pageOfEvents(this.knex, f, startAt, maxResults);
+    else if (total !== undefined && !held) got = { ...got, total: await countEvents(this.knex, f) };
+    const r: Remembered = held ? known : { mark: got.mark, countedAt: 0, cursors: new Map() };
+    if (!(held && total !== undefined)) {
       r.total = got.total;
       r.countedAt = now;
     }
@@ -58,7 +62,7 @@ export class EventPages {
     }
     this.byFilter.set(key, r);
     if (this.byFilter.size > MAX_FILTERS) this.byFilter.delete(this.byFilter.keys().next().value!);
-    return { total: got.total, rows: got.rows, continued: after !== undefined };
+    return { total: got.total, rows: got.rows, continued: after !== undefined && held };
   }
 
   /** Forgets everything (tests). */

@@ -111,46 +111,16 @@ function filtered(q: Knex, f: EventFilter) {
   return b;
 }
 
+/** How many entries the filter selects. */
+export async function countEvents(q: Knex, f: EventFilter): Promise<number> {
+  const row = (await filtered(q, f).first(q.raw('count(*)::int as n'))) as { n: number } | undefined;
+  return Number(row?.n ?? 0);
+}
+
 /** Where a page ended: the last entry's sort key (the time as PostgreSQL text, so no microsecond is lost). */
 export interface EventKey {
   at: string;
   id: number;
-}
-
-/**
- * One page, newest first (the (created_at, id) index), and the total of the filter.
- * `total` given: not counted again. `after` given: the page starts right after that key (a keyset
- * continuation, which walks no offset); the caller vouches that exactly `startAt` entries of the filter
- * come before it (see event-log.pages.ts).
- */
-export async function pageOfEvents(
-  q: Knex,
-  f: EventFilter,
-  startAt: number,
-  maxResults: number,
-  known: { total?: number; after?: EventKey } = {},
-): Promise<{ total: number; rows: EventJsonRow[]; last?: EventKey }> {
-  const page = () => {
-    const b = filtered(q, f)
-      .select('id', q.raw('created_at::text as at_key'), q.raw(ENTRY_JSON))
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(maxResults);
-    if (known.after) b.whereRaw('(created_at, id) < (?::timestamptz, ?)', [known.after.at, known.after.id]);
-    else b.offset(startAt);
-    return b as Promise<(EventJsonRow & { at_key: string })[]>;
-  };
-  const [count, rows] = await Promise.all([
-    known.total !== undefined
-      ? Promise.resolve({ n: known.total })
-      : (filtered(q, f).first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>),
-    maxResults === 0 ? Promise.resolve([]) : page(),
-  ]);
-  const end = rows.at(-1);
-  return {
-    total: Number(count?.n ?? 0),
-    rows: rows.map((r) => ({ id: Number(r.id), json: r.json })),
-    ...(end ? { last: { at: end.at_key, id: Number(end.id) } } : {}),
-  };
 }
 
 /**
@@ -159,12 +129,47 @@ export async function pageOfEvents(
  * deletion actions). Two equal marks mean no entry was added or deleted in between, except by a transaction
  * that had taken its id before the first mark and committed after it (see docs/maintenance.md).
  */
-export async function logMark(q: Knex): Promise<string> {
-  const { rows } = await q.raw<{ rows: { seq: string | null; oldest: string | null }[] }>(
-    `select (select last_value::text || ':' || is_called::text from event_log_id_seq) as seq,
-            (select id::text from event_log order by created_at, id limit 1) as oldest`,
+const MARK = `(select last_value::text || ':' || is_called::text from event_log_id_seq) || '/' ||
+              coalesce((select id::text from event_log order by created_at, id limit 1), '')`;
+
+/**
+ * One page, newest first (the (created_at, id) index), the total of the filter, and the log's mark read by
+ * the same statement as the page. `total` given: not counted again. `after` given: the page starts right
+ * after that key (a keyset continuation, which walks no offset); it equals the offset page only if exactly
+ * `startAt` entries of the filter come before that key, which the caller checks with the mark (see
+ * event-log.pages.ts).
+ */
+export async function pageOfEvents(
+  q: Knex,
+  f: EventFilter,
+  startAt: number,
+  maxResults: number,
+  known: { total?: number; after?: EventKey } = {},
+): Promise<{ total: number; rows: EventJsonRow[]; last?: EventKey; mark: string }> {
+  const b = filtered(q, f)
+    .select('id', 'created_at', q.raw('created_at::text as at_key'), q.raw(ENTRY_JSON))
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(maxResults);
+  if (maxResults === 0) b.whereRaw('false');
+  if (known.after) b.whereRaw('(created_at, id) < (?::timestamptz, ?)', [known.after.at, known.after.id]);
+  else b.offset(startAt);
+  const inner = b.toSQL();
+  // One row with the mark even when the page is empty (left join), the page's order kept by the outer sort.
+  const page = q.raw<{ rows: { mark: string; id: number | string | null; at_key: string; json: string }[] }>(
+    `select m.mark, p.id, p.at_key, p.json
+       from (select ${MARK} as mark) m left join lateral (${inner.sql}) p on true
+      order by p.created_at desc, p.id desc`,
+    inner.bindings as Knex.RawBinding[],
   );
-  return `${rows[0]?.seq ?? ''}/${rows[0]?.oldest ?? ''}`;
+  const [total, result] = await Promise.all([known.total ?? countEvents(q, f), page]);
+  const rows = maxResults === 0 ? [] : result.rows.filter((r) => r.id !== null);
+  const end = rows.at(-1);
+  return {
+    total,
+    rows: rows.map((r) => ({ id: Number(r.id), json: r.json })),
+    ...(end ? { last: { at: end.at_key, id: Number(end.id) } } : {}),
+    mark: result.rows[0]?.mark ?? '',
+  };
 }
 
 /** Deletes entries older than `before` (all entries without it); returns how many went. */
