@@ -130,7 +130,10 @@ async function main(): Promise<void> {
          from generate_series(1, $1::int) i`,
       [ENTRIES],
     );
-    await c.query('analyze event_log');
+    // 100,000 rows in one transaction are not how the log grows: the first reader would pay for setting the
+    // hint bits of all of them, and count(*) could not use an index-only scan. VACUUM is what autovacuum does
+    // after such an insert (autovacuum_vacuum_insert_threshold), i.e. the steady state of a log that grew.
+    await c.query('vacuum (analyze) event_log');
     await c.end();
     const pageMs: number[] = [];
     let total = 0;
@@ -147,6 +150,12 @@ async function main(): Promise<void> {
       '',
       `Event log: ${total.toLocaleString('en')} entries listed in ${pageMs.length} pages of ${PAGE}: median ${median(pageMs).toFixed(1)} ms, ` +
         `p99 ${percentile(sorted, 99).toFixed(1)} ms, worst ${worst.toFixed(1)} ms (target < 50 ms per page: ${worst < 50 ? 'PASS' : 'FAIL'})`,
+      `Slowest pages (startAt: ms): ${pageMs
+        .map((ms, i) => [i * PAGE, ms] as const)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([at, ms]) => `${at}: ${ms.toFixed(1)}`)
+        .join(', ')}; pages over 50 ms: ${pageMs.filter((ms) => ms >= 50).length}`,
     );
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

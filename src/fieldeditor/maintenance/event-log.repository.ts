@@ -14,17 +14,20 @@ export interface EventEntry {
   after?: unknown;
 }
 
-export interface EventRow {
+/** One listed entry: its id and its API form (docs/maintenance.md), as JSON text built by the database. */
+export interface EventJsonRow {
   id: number;
-  created_at: Date;
-  actor: string;
-  kind: string;
-  field_id: number | null;
-  context_id: number | null;
-  target: Record<string, unknown>;
-  before: unknown;
-  after: unknown;
+  json: string;
 }
+
+/**
+ * The entry as the API shows it, built by the database: a page of 1000 entries is then 1000 short strings
+ * to join, not 3000 jsonb values to parse and serialise again. `time` is the job entries' format
+ * (`YYYY-MM-dd'T'HH:mm:ss+0000`, UTC, seconds truncated).
+ */
+const ENTRY_JSON = `json_build_object(
+  'id', id, 'time', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+0000"'), 'actor', actor, 'kind', kind,
+  'fieldId', field_id, 'contextId', context_id, 'target', target, 'before', before, 'after', after)::text as json`;
 
 export interface EventFilter {
   from?: Date;
@@ -53,6 +56,43 @@ export async function appendEvents(q: Knex, entries: readonly EventEntry[]): Pro
   );
 }
 
+/** Members of the entry's `before`/`after` taken from the row that the carrying query answers: JSON member → column. */
+export interface EntryFill {
+  before?: Record<string, string>;
+  after?: Record<string, string>;
+}
+
+const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.fieldId ?? null, e.contextId ?? null, JSON.stringify(e.target)];
+
+/**
+ * Runs `query` (a read answering one row, e.g. the rank of the option just written) and appends `entry` in the
+ * SAME statement, as a data-modifying CTE: the entry costs no round trip of its own inside the change's
+ * transaction. `fill` copies columns of that row into members of `before`/`after` (the ranks the query
+ * computes), so the entry is exactly what a separate insert after the query would have written. The entry is
+ * written once per row the query answers (one).
+ */
+export async function selectAppending<T>(q: Knex, query: Knex.QueryBuilder, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
+  const inner = query.toSQL();
+  const bindings: unknown[] = [...inner.bindings, ...entryRow(entry)];
+  const member = (value: unknown, f: Record<string, string> | undefined): string => {
+    const cols = Object.entries(f ?? {});
+    bindings.push(json(value));
+    if (cols.length === 0) return '?::jsonb';
+    for (const [key, col] of cols) bindings.push(key, col);
+    return `(coalesce(?::jsonb, '{}'::jsonb) || jsonb_build_object(${cols.map(() => '?::text, r.??').join(', ')}))`;
+  };
+  const before = member(entry.before, fill.before);
+  const after = member(entry.after, fill.after);
+  const { rows } = await q.raw<{ rows: T[] }>(
+    `with r as (${inner.sql}),
+          e as (insert into event_log (actor, actor_key, kind, field_id, context_id, target, before, after)
+                select ?, ?, ?, ?::int, ?::int, ?::jsonb, ${before}, ${after} from r)
+     select * from r`,
+    bindings as Knex.RawBinding[],
+  );
+  return rows;
+}
+
 function filtered(q: Knex, f: EventFilter) {
   const b = q('event_log');
   if (f.from) b.where('created_at', '>=', f.from);
@@ -71,19 +111,65 @@ function filtered(q: Knex, f: EventFilter) {
   return b;
 }
 
-/** One page, newest first (the (created_at, id) index), and the total of the filter. */
-export async function pageOfEvents(q: Knex, f: EventFilter, startAt: number, maxResults: number): Promise<{ total: number; rows: EventRow[] }> {
-  const [count, rows] = await Promise.all([
-    filtered(q, f).first(q.raw('count(*)::int as n')) as Promise<{ n: number } | undefined>,
-    maxResults === 0
-      ? Promise.resolve([] as EventRow[])
-      : (filtered(q, f)
-          .select('id', 'created_at', 'actor', 'kind', 'field_id', 'context_id', 'target', 'before', 'after')
-          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-          .offset(startAt)
-          .limit(maxResults) as Promise<EventRow[]>),
-  ]);
-  return { total: Number(count?.n ?? 0), rows };
+/** How many entries the filter selects. */
+export async function countEvents(q: Knex, f: EventFilter): Promise<number> {
+  const row = (await filtered(q, f).first(q.raw('count(*)::int as n'))) as { n: number } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/** Where a page ended: the last entry's sort key (the time as PostgreSQL text, so no microsecond is lost). */
+export interface EventKey {
+  at: string;
+  id: number;
+}
+
+/**
+ * A cheap mark of the log's state: the id sequence (moves with every entry written, on any node) and the
+ * oldest entry (moves with every deletion, which always takes the oldest entries: truncation and both
+ * deletion actions). Two equal marks mean no entry was added or deleted in between, except by a transaction
+ * that had taken its id before the first mark and committed after it (see docs/maintenance.md).
+ */
+const MARK = `(select last_value::text || ':' || is_called::text from event_log_id_seq) || '/' ||
+              coalesce((select id::text from event_log order by created_at, id limit 1), '')`;
+
+/**
+ * One page, newest first (the (created_at, id) index), the total of the filter, and the log's mark read by
+ * the same statement as the page. `total` given: not counted again. `after` given: the page starts right
+ * after that key (a keyset continuation, which walks no offset); it equals the offset page only if exactly
+ * `startAt` entries of the filter come before that key, which the caller checks with the mark (see
+ * event-log.pages.ts).
+ */
+export async function pageOfEvents(
+  q: Knex,
+  f: EventFilter,
+  startAt: number,
+  maxResults: number,
+  known: { total?: number; after?: EventKey } = {},
+): Promise<{ total: number; rows: EventJsonRow[]; last?: EventKey; mark: string }> {
+  const b = filtered(q, f)
+    .select('id', 'created_at', q.raw('created_at::text as at_key'), q.raw(ENTRY_JSON))
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(maxResults);
+  if (maxResults === 0) b.whereRaw('false');
+  if (known.after) b.whereRaw('(created_at, id) < (?::timestamptz, ?)', [known.after.at, known.after.id]);
+  else b.offset(startAt);
+  const inner = b.toSQL();
+  // One row with the mark even when the page is empty (left join), the page's order kept by the outer sort.
+  const page = q.raw<{ rows: { mark: string; id: number | string | null; at_key: string; json: string }[] }>(
+    `select m.mark, p.id, p.at_key, p.json
+       from (select ${MARK} as mark) m left join lateral (${inner.sql}) p on true
+      order by p.created_at desc, p.id desc`,
+    inner.bindings as Knex.RawBinding[],
+  );
+  const [total, result] = await Promise.all([known.total ?? countEvents(q, f), page]);
+  const rows = maxResults === 0 ? [] : result.rows.filter((r) => r.id !== null);
+  const end = rows.at(-1);
+  return {
+    total,
+    rows: rows.map((r) => ({ id: Number(r.id), json: r.json })),
+    ...(end ? { last: { at: end.at_key, id: Number(end.id) } } : {}),
+    mark: result.rows[0]?.mark ?? '',
+  };
 }
 
 /** Deletes entries older than `before` (all entries without it); returns how many went. */

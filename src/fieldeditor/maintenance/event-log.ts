@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { appendEvents, type EventEntry } from './event-log.repository.ts';
+import { appendEvents, selectAppending, type EntryFill, type EventEntry } from './event-log.repository.ts';
 
 /**
  * The writer every field-editor service uses to record its changes: `record(trx, …)` inside the change's
@@ -11,5 +11,13 @@ export class EventLog {
 
   async record(trx: Knex, ...entries: EventEntry[]): Promise<void> {
     if (this.enabled) await appendEvents(trx, entries);
+  }
+
+  /**
+   * `query` (one row) with `entry` appended in the same statement (see `selectAppending`): for the hot
+   * writes, whose last statement is a read the entry can ride on, so the log adds no round trip.
+   */
+  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
+    return this.enabled ? selectAppending<T>(trx, query, entry, fill) : ((await query) as T[]);
   }
 }

@@ -1,5 +1,4 @@
 import type { JobRow } from '../../platform/jobs/job-types.ts';
-import type { EventRow } from './event-log.repository.ts';
 import type { TruncateSchedule } from './truncate-schedule.repository.ts';
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -24,19 +23,6 @@ export function jobEntry(j: JobRow) {
   };
 }
 
-/** An event-log entry as the API shows it (docs/maintenance.md). */
-export function eventEntry(e: EventRow) {
-  return {
-    id: e.id,
-    time: jobTime(e.created_at),
-    actor: e.actor,
-    kind: e.kind,
-    fieldId: e.field_id,
-    contextId: e.context_id,
-    target: e.target,
-    before: e.before ?? null,
-    after: e.after ?? null,
-  };
-}
+// An event-log entry's API form is built by the database: ENTRY_JSON in event-log.repository.ts.
 
 export const scheduleBody = (s: TruncateSchedule) => ({ enabled: s.enabled, olderThanDays: s.olderThanDays });

@@ -22,7 +22,7 @@ export function createMaintenanceRouter(deps: { maintenance: MaintenanceService 
     res.json(await maintenance.operate(name, currentUser(req).name));
   });
   r.get('/maintenance/event_log_entries', async (req, res) => {
-    res.json(await maintenance.listEvents(parseWith(s.eventsQuery, req.query, 'query')));
+    res.type('application/json').send(await maintenance.listEvents(parseWith(s.eventsQuery, req.query, 'query')));
   });
   r.get('/maintenance/event_log_entries/truncate_schedule', async (_req, res) => {
     res.json(await maintenance.truncateSchedule());

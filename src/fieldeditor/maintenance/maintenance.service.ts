@@ -2,10 +2,11 @@ import type { Knex } from 'knex';
 import type { JobRunner } from '../../platform/jobs/job-runner.ts';
 import { pageOfJobs, type JobSortKey } from '../../platform/jobs/jobs.repository.ts';
 import type { EventLog } from './event-log.ts';
-import { deleteEvents, pageOfEvents, type EventFilter } from './event-log.repository.ts';
+import { deleteEvents, type EventFilter } from './event-log.repository.ts';
+import { EventPages } from './event-log.pages.ts';
 import { readTruncateSchedule, writeTruncateSchedule, type TruncateSchedule } from './truncate-schedule.repository.ts';
 import { ACTION, JOB_NAMES } from './jobs/job-names.ts';
-import { eventEntry, jobEntry, scheduleBody } from './maintenance.presenter.ts';
+import { jobEntry, scheduleBody } from './maintenance.presenter.ts';
 
 interface Page {
   startAt: number;
@@ -26,11 +27,16 @@ const wrapper = <T>(page: Page, total: number, values: T[], started: number) => 
  * with its event-log entry.
  */
 export class MaintenanceService {
+  /** This node's memory of served event-log pages (keyset continuations, totals; see event-log.pages.ts). */
+  readonly eventPages: EventPages;
+
   constructor(
     private readonly knex: Knex,
     private readonly jobs: JobRunner,
     private readonly eventLog: EventLog,
-  ) {}
+  ) {
+    this.eventPages = new EventPages(knex);
+  }
 
   /** M1 */
   async listJobs(q: Page & { filter: string; sort: JobSortKey; descending: boolean }) {
@@ -74,10 +80,12 @@ export class MaintenanceService {
     });
   }
 
-  async listEvents(q: Page & { filter: EventFilter }) {
+  /** The event-log list as the JSON text of the page wrapper (the entries come as JSON from the database). */
+  async listEvents(q: Page & { filter: EventFilter }): Promise<string> {
     const started = performance.now();
-    const { total, rows } = await pageOfEvents(this.knex, q.filter, q.startAt, q.maxResults);
-    return wrapper(q, total, rows.map(eventEntry), started);
+    const { total, rows } = await this.eventPages.page(q.filter, q.startAt, q.maxResults);
+    const head = JSON.stringify(wrapper(q, total, [], started)).slice(0, -2);
+    return `${head}${rows.map((r) => r.json).join(',')}]}`;
   }
 
   /** M3 GET */

@@ -53,21 +53,31 @@ export async function listRows(q: Knex, list: ListKey): Promise<OptionRow[]> {
 
 /** The 0-based rank of an option in its list: the `sequence` the interface shows. */
 export async function rankOf(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id' | 'position'>): Promise<number> {
-  const row = (await inList(q('field_options').count<{ n: number | string }[]>({ n: '*' }), { contextId: o.context_id, parentId: o.parent_id })
+  const row = (await rankQuery(q, o)) as { n: number | string }[];
+  return Number(row[0]?.n ?? 0);
+}
+
+/** The query behind `rankOf`: one row, the rank in column `n` (for an event-log entry to ride on, see EventLog.recordAlong). */
+export function rankQuery(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id' | 'position'>): Knex.QueryBuilder {
+  return inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
     .andWhere((w) => w.where('position', '<', o.position).orWhere((e) => e.where('position', o.position).andWhere('id', '<', o.id)))
-    .first()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
+    .select(q.raw('count(*)::int as n'));
 }
 
 /** Ranks of one option before and after a move (one statement; `id` itself is never counted). */
 export async function ranksAround(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id'>, oldPos: number, newPos: number): Promise<[number, number]> {
-  const row = (await inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
+  const row = ((await ranksAroundQuery(q, o, oldPos, newPos)) as { before: number; after: number }[])[0];
+  return [Number(row?.before ?? 0), Number(row?.after ?? 0)];
+}
+
+/** The query behind `ranksAround`: one row, columns `before` and `after`. */
+export function ranksAroundQuery(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id'>, oldPos: number, newPos: number): Knex.QueryBuilder {
+  return inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
     .andWhereNot('id', o.id)
-    .first(
+    .select(
       q.raw('(count(*) filter (where position < ? or (position = ? and id < ?)))::int as before', [oldPos, oldPos, o.id]),
       q.raw('(count(*) filter (where position < ? or (position = ? and id < ?)))::int as after', [newPos, newPos, o.id]),
-    )) as { before: number; after: number } | undefined;
-  return [Number(row?.before ?? 0), Number(row?.after ?? 0)];
+    );
 }
 
 /** One option of a context; `lock` takes a key-share lock so that it cannot be deleted before we commit. */

@@ -12,6 +12,7 @@ import { OptionListCache } from './options.cache.ts';
 import { readDefaultOptions } from '../defaults/defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
+import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
 import { afterNotSibling, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
 
@@ -35,6 +36,16 @@ interface WriteOptions {
   guard?: (trx: Knex.Transaction) => Promise<void>;
 }
 type Change = { action: string; before: unknown; after: unknown };
+/**
+ * What an operation answers: its result and change, and `recorded` when it already wrote the change's entry
+ * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry.
+ */
+type Done<T> = { result: T; change: Change; recorded?: boolean };
+/** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
+interface Logged {
+  /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
+  along<R>(query: Knex.QueryBuilder, change: Change, fill: EntryFill): Promise<R[]>;
+}
 
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
@@ -92,22 +103,28 @@ export class OptionsService {
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
   async create(actor: Actor, scope: OptionScope, input: { value: string; disabled: boolean }): Promise<OptionJson> {
     // A sibling with the same value is caught by the unique index (see `write`): no extra query.
-    return this.write(actor, scope, { value: input.value }, async (trx, list) => {
+    return this.write(actor, scope, { value: input.value }, async (trx, list, log) => {
       const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
-      const json = toOptionJson(row, await repo.rankOf(trx, row));
-      return { result: json, change: { action: 'option.created', before: null, after: { ...json, parentId: row.parent_id } } };
+      // The rank query carries the entry; its `sequence` is filled from the rank in the same statement.
+      const change: Change = { action: 'option.created', before: null, after: withParent(row, 0) };
+      const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), change, { after: { sequence: 'n' } });
+      const json = toOptionJson(row, Number(rank?.n ?? 0));
+      return { result: json, change: { ...change, after: { ...json, parentId: row.parent_id } }, recorded: true };
     });
   }
 
   /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
   async update(actor: Actor, scope: OptionScope, id: number, patch: { value?: string; disabled?: boolean }): Promise<OptionJson> {
-    return this.write(actor, scope, { value: patch.value, exceptId: id }, async (trx) => {
+    return this.write(actor, scope, { value: patch.value, exceptId: id }, async (trx, _list, log) => {
       const before = await this.loadInList(trx, scope, id);
       const row = await repo.updateOption(trx, id, patch);
-      const sequence = await repo.rankOf(trx, row);
+      const fill = { before: { sequence: 'n' }, after: { sequence: 'n' } };
+      const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), { action: 'option.updated', before: withParent(before, 0), after: withParent(row, 0) }, fill);
+      const sequence = Number(rank?.n ?? 0);
       return {
         result: toOptionJson(row, sequence),
         change: { action: 'option.updated', before: withParent(before, sequence), after: withParent(row, sequence) },
+        recorded: true,
       };
     });
   }
@@ -147,7 +164,7 @@ export class OptionsService {
 
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
-    return this.write(actor, scope, {}, async (trx, list) => {
+    return this.write(actor, scope, {}, async (trx, list, log) => {
       const afterId = 'afterId' in move ? move.afterId : undefined;
       const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
       const option = this.inList(scope, id, found.find((o) => o.id === id));
@@ -165,10 +182,16 @@ export class OptionsService {
         if (position === undefined) throw new Error('no position after renumbering');
         row = await repo.updateOption(trx, id, { position });
       }
-      const [before, after] = await repo.ranksAround(trx, row, Number(option.position), Number(row.position));
+      const [ranks] = await log.along<{ before: number; after: number }>(
+        repo.ranksAroundQuery(trx, row, Number(option.position), Number(row.position)),
+        { action: 'option.moved', before: withParent(option, 0), after: withParent(row, 0) },
+        { before: { sequence: 'before' }, after: { sequence: 'after' } },
+      );
+      const [before, after] = [Number(ranks?.before ?? 0), Number(ranks?.after ?? 0)];
       return {
         result: toOptionJson(row, after),
         change: { action: 'option.moved', before: withParent(option, before), after: withParent(row, after) },
+        recorded: true,
       };
     });
   }
@@ -202,30 +225,33 @@ export class OptionsService {
     actor: Actor,
     scope: OptionScope,
     how: WriteOptions,
-    op: (trx: Knex.Transaction, list: repo.ListKey) => Promise<{ result: T; change: Change }>,
+    op: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>,
   ): Promise<T> {
     this.checkFieldType(scope);
     const list = listOf(scope);
-    let outcome: { result: T; change: Change };
+    const entryOf = (change: Change): EventEntry => ({
+      actor: actor.name,
+      kind: logKind(change),
+      fieldId: scope.field.id,
+      contextId: scope.context.id,
+      target:
+        change.action === 'option.sorted'
+          ? { type: 'optionList', parentId: scope.parentId }
+          : { type: scope.parentId === null ? 'option' : 'childOption', id: optionIdOf(change.after) ?? optionIdOf(change.before), parentId: scope.parentId },
+      before: change.before,
+      after: change.after,
+    });
+    let outcome: Done<T>;
     try {
       outcome = await this.knex.transaction(async (trx) => {
         await repo.lockList(trx, list);
         if (how.guard) await how.guard(trx);
         if (scope.parentId !== null) await this.loadParent(trx, scope, true);
-        const done = await op(trx, list);
-        // The change's event-log entry, in its transaction: both commit or neither does.
-        await this.eventLog.record(trx, {
-          actor: actor.name,
-          kind: logKind(done.change),
-          fieldId: scope.field.id,
-          contextId: scope.context.id,
-          target:
-            done.change.action === 'option.sorted'
-              ? { type: 'optionList', parentId: scope.parentId }
-              : { type: scope.parentId === null ? 'option' : 'childOption', id: optionIdOf(done.change.after) ?? optionIdOf(done.change.before), parentId: scope.parentId },
-          before: done.change.before,
-          after: done.change.after,
-        });
+        const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill) };
+        const done = await op(trx, list, log);
+        // The change's event-log entry, in its transaction: both commit or neither does (written here unless
+        // the operation already wrote it with its last statement).
+        if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
         return done;
       });
     } catch (err) {
