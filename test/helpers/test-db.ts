@@ -40,3 +40,19 @@ export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: s
   const url = withDatabase(pgServerUrl(), name);
   return { db: createDb({ databaseUrl: url, acquireTimeoutMs: 15_000, poolMax: 10 }), url };
 }
+
+/** An empty PostgreSQL database of its own (no migrations: server processes started on it run them), and its drop. */
+export async function createEmptyPgDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `addon_pair_${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: pgServerUrl() });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  return { url: withDatabase(pgServerUrl(), name), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}

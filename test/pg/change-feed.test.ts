@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { PgChangeFeed, type FeedObserver } from '../../src/platform/events/change-feed.ts';
-import { pgServerUrl } from '../helpers/test-db.ts';
+import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -17,28 +16,18 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 // The PostgreSQL change feed from TypeScript sources: its listener runs in a worker thread (started from the
 // inline source) that raises counters shared with the main thread.
 describe.skipIf(!onPostgres)('PgChangeFeed', () => {
-  const name = `addon_pair_feed_${randomBytes(4).toString('hex')}`;
-  let url: string;
+  let db: { url: string; drop(): Promise<void> };
   let a: PgChangeFeed;
   let b: PgChangeFeed;
   beforeAll(async () => {
-    const c = new pg.Client({ connectionString: pgServerUrl() });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(pgServerUrl());
-    u.pathname = `/${name}`;
-    url = u.toString();
-    a = new PgChangeFeed(url);
-    b = new PgChangeFeed(url);
+    db = await createEmptyPgDatabase('feed');
+    a = new PgChangeFeed(db.url);
+    b = new PgChangeFeed(db.url);
     await until(() => a.live && b.live);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
-    const c = new pg.Client({ connectionString: pgServerUrl() });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
+    await db?.drop();
   });
 
   it("has moved the other node's counter of the topic, and no other, when publish returns", async () => {
@@ -81,7 +70,7 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
   it('goes down and invalidates everything when its connection is lost, and comes back', async () => {
     const read = b.counter(['wiki']);
     const before = read();
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     await c.query(
       `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'addon-pair-change-listener' and datname = current_database()`,

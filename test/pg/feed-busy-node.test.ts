@@ -1,33 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { pgServerUrl } from '../helpers/test-db.ts';
+import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const BUSY_MS = 1500;
 const admin = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
 const preload = path.resolve(import.meta.dirname, '../helpers/busy-on-signal.mjs');
 
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `addon_pair_busy_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client({ connectionString: pgServerUrl() });
-  await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
-  const u = new URL(pgServerUrl());
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: pgServerUrl() });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    },
-  };
-}
+const emptyDatabase = () => createEmptyPgDatabase('busy');
 
 /** Makes `node`'s main thread spin for BUSY_MS and resolves once it has begun. */
 async function makeBusy(node: ServerProcess): Promise<void> {

@@ -1,10 +1,8 @@
 // Every cached field-editor read (U2, U3, U4, U9, C1, U15) across two server processes on one PostgreSQL:
 // a write on A shows on B's very next request; a revoked grant or membership is refused on B's next request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { pgServerUrl } from '../helpers/test-db.ts';
+import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -13,24 +11,7 @@ const ALICE = basic('alice', 'alice');
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 const U = (field: number, ctx: number | string, rest = '') => `${FE}/user/customfields/${field}/contexts/${ctx}${rest}`;
 
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `addon_pair_fecluster_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgServerUrl() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(pgServerUrl());
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: pgServerUrl() });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+const emptyDatabase = () => createEmptyPgDatabase('fecluster');
 
 describe.skipIf(!onPostgres)('field-editor read caches across two server processes', () => {
   let db: Awaited<ReturnType<typeof emptyDatabase>>;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { pgServerUrl } from '../helpers/test-db.ts';
+import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ADMIN = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
@@ -17,24 +16,7 @@ interface JobEntry {
   runs: number;
 }
 
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `addon_pair_jobs_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgServerUrl() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(pgServerUrl());
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: pgServerUrl() });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+const emptyDatabase = () => createEmptyPgDatabase('jobs');
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });

@@ -1,30 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { pgServerUrl } from '../helpers/test-db.ts';
+import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const NO_CHECK = { 'X-Atlassian-Token': 'no-check' };
 
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `addon_pair_websess_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgServerUrl() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(pgServerUrl());
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: pgServerUrl() });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+const emptyDatabase = () => createEmptyPgDatabase('websess');
 
 async function signIn(url: string, username: string, password: string): Promise<string> {
   const res = await fetch(`${url}/rest/auth/1/session`, {
