@@ -241,29 +241,45 @@ export class OptionsService {
       before: change.before,
       after: change.after,
     });
-    let outcome: Done<T>;
-    try {
-      outcome = await this.knex.transaction(async (trx) => {
-        await repo.lockList(trx, list);
-        if (how.guard) await how.guard(trx);
-        if (scope.parentId !== null) await this.loadParent(trx, scope, true);
-        const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill) };
-        const done = await op(trx, list, log);
-        // The change's event-log entry, in its transaction: both commit or neither does (written here unless
-        // the operation already wrote it with its last statement).
-        if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
-        return done;
-      });
-    } catch (err) {
-      if (how.value !== undefined && isDuplicateValue(err)) {
-        const existing = await repo.findSameValue(this.knex, list, how.value, how.exceptId);
-        if (existing !== undefined) throw duplicateValue(how.value, existing);
+    let outcome: Done<T> | undefined;
+    // A unique-index refusal whose sibling is gone once the transaction rolled back (a concurrent delete of it
+    // or of its parent committed in between) is no duplicate any more: the write is tried once again.
+    for (let attempt = 1; outcome === undefined; attempt++) {
+      try {
+        outcome = await this.attempt(scope, list, how, op, entryOf);
+      } catch (err) {
+        if (how.value !== undefined && isDuplicateValue(err)) {
+          const existing = await repo.findSameValue(this.knex, list, how.value, how.exceptId);
+          if (existing !== undefined) throw duplicateValue(how.value, existing);
+          if (attempt < 2) continue;
+        }
+        throw err;
       }
-      throw err;
     }
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, scope, outcome.change);
     return outcome.result;
+  }
+
+  /** One transaction of `write`: the list lock, the guard, the parent check, the operation and its entry. */
+  private attempt<T>(
+    scope: OptionScope,
+    list: repo.ListKey,
+    how: WriteOptions,
+    op: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>,
+    entryOf: (change: Change) => EventEntry,
+  ): Promise<Done<T>> {
+    return this.knex.transaction(async (trx) => {
+      await repo.lockList(trx, list);
+      if (how.guard) await how.guard(trx);
+      if (scope.parentId !== null) await this.loadParent(trx, scope, true);
+      const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill) };
+      const done = await op(trx, list, log);
+      // The change's event-log entry, in its transaction: both commit or neither does (written here unless
+      // the operation already wrote it with its last statement).
+      if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
+      return done;
+    });
   }
 
   private emit(actor: Actor, scope: OptionScope, change: Change): void {
