@@ -57,6 +57,9 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
   });
   const services = createServices(config, db, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { hasher: testHasher() });
   await bootstrap(services);
+  // On PostgreSQL the change listener connects in a thread of its own; until it is up every cache is bypassed,
+  // so tests that expect a cached answer on the second request would see a fresh one.
+  for (const until = Date.now() + 10_000; !db.changes.live && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
   const app = createApp(services);
   // The production server settings (header size limit …), on an ephemeral port per request.
   const http = supertest(createHttpServer(createRequestListener(services, app)));
