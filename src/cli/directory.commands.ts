@@ -24,8 +24,15 @@ interface DirectoryContext {
   tokens: TokensService;
 }
 
-/** Opens the database, migrates it only if it is behind (one query when it is not), runs `fn`, closes. */
-async function withDirectory(config: Config, fn: (ctx: DirectoryContext) => Promise<void>): Promise<void> {
+/**
+ * Opens the database, migrates it only if it is behind (one query when it is not), runs `fn`, closes.
+ * `hasher` may already be hashing the command's password (main.ts prepares it before this chunk loads).
+ */
+async function withDirectory(
+  config: Config,
+  fn: (ctx: DirectoryContext) => Promise<void>,
+  hasher = new PasswordHasher(),
+): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   // On PostgreSQL the change feed connects only to announce a change (`user passwd`), then waits for the
   // running servers to acknowledge it, as a server does.
@@ -33,7 +40,7 @@ async function withDirectory(config: Config, fn: (ctx: DirectoryContext) => Prom
   try {
     await migrateIfBehind(db);
     await fn({
-      directory: new DirectoryService(db.knex, new PasswordHasher(), new EventBus(log), db.changes),
+      directory: new DirectoryService(db.knex, hasher, new EventBus(log), db.changes),
       tokens: new TokensService(db.knex, db.changes),
     });
   } finally {
@@ -41,23 +48,47 @@ async function withDirectory(config: Config, fn: (ctx: DirectoryContext) => Prom
   }
 }
 
-export const userAddCommand = (config: Config, o: { name: string; password: string; displayName?: string; email?: string; admin?: boolean; sysadmin?: boolean }) =>
-  withDirectory(config, async ({ directory }) => {
-    const input = parseWith(createUserBody, { name: o.name, password: o.password, displayName: o.displayName, emailAddress: o.email });
-    const groups = [
-      ...(o.admin || o.sysadmin ? [BUILTIN_GROUPS.administrators] : []),
-      ...(o.sysadmin ? [BUILTIN_GROUPS.systemAdministrators] : []),
-    ];
-    const user = await directory.createUser({ ...input, groups });
-    process.stdout.write(`created user ${user.name} (groups: ${user.groups.join(', ')})\n`);
-  });
+export const userAddCommand = (
+  config: Config,
+  o: {
+    name: string;
+    password: string;
+    displayName?: string;
+    email?: string;
+    admin?: boolean;
+    sysadmin?: boolean;
+  },
+  hasher?: PasswordHasher,
+) =>
+  withDirectory(
+    config,
+    async ({ directory }) => {
+      const input = parseWith(createUserBody, {
+        name: o.name,
+        password: o.password,
+        displayName: o.displayName,
+        emailAddress: o.email,
+      });
+      const groups = [
+        ...(o.admin || o.sysadmin ? [BUILTIN_GROUPS.administrators] : []),
+        ...(o.sysadmin ? [BUILTIN_GROUPS.systemAdministrators] : []),
+      ];
+      const user = await directory.createUser({ ...input, groups });
+      process.stdout.write(`created user ${user.name} (groups: ${user.groups.join(', ')})\n`);
+    },
+    hasher,
+  );
 
-export const userPasswdCommand = (config: Config, name: string, password: string) =>
-  withDirectory(config, async ({ directory }) => {
-    await directory.setPassword(name, parseWith(passwordSchema, password, 'password'));
-    await directory.resetLockout(name);
-    process.stdout.write(`password of ${name} changed\n`);
-  });
+export const userPasswdCommand = (config: Config, name: string, password: string, hasher?: PasswordHasher) =>
+  withDirectory(
+    config,
+    async ({ directory }) => {
+      await directory.setPassword(name, parseWith(passwordSchema, password, 'password'));
+      await directory.resetLockout(name);
+      process.stdout.write(`password of ${name} changed\n`);
+    },
+    hasher,
+  );
 
 export const userUnlockCommand = (config: Config, name: string) =>
   withDirectory(config, async ({ directory }) => {
@@ -66,7 +97,10 @@ export const userUnlockCommand = (config: Config, name: string) =>
     process.stdout.write(`${name} is unlocked\n`);
   });
 
-export const tokenCreateCommand = (config: Config, o: { username: string; name: string; days?: number; readOnly?: boolean }) =>
+export const tokenCreateCommand = (
+  config: Config,
+  o: { username: string; name: string; days?: number; readOnly?: boolean },
+) =>
   withDirectory(config, async ({ directory, tokens }) => {
     const user = await directory.getUser(o.username);
     const { rawToken } = await tokens.create(user.id, o.name, o.days, o.readOnly ? 'read' : 'write');

@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from 'vitest';
+import { scrypt } from 'node:crypto';
+import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
+
+// scrypt counted, still doing the real work.
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>();
+  return { ...real, scrypt: vi.fn(real.scrypt) };
+});
+
+// A cheap cost: these tests are about which hash is returned, not about its strength.
+const cost = { N: 1024, r: 8, p: 1 };
+
+describe('PasswordHasher.prepare (the command line hashes while it loads)', () => {
+  it('hands the prepared hash to the first hash() of the same password, and it verifies', async () => {
+    const hasher = new PasswordHasher(cost);
+    hasher.prepare('s3cret-passphrase');
+    const stored = await hasher.hash('s3cret-passphrase');
+    expect(await hasher.verify('s3cret-passphrase', stored)).toBe(true);
+    expect(await hasher.verify('other', stored)).toBe(false);
+  });
+
+  it('hashes again, with a new salt, for a second hash() of the same password', async () => {
+    const hasher = new PasswordHasher(cost);
+    hasher.prepare('pw-pw-pw-pw');
+    const first = await hasher.hash('pw-pw-pw-pw');
+    const second = await hasher.hash('pw-pw-pw-pw');
+    expect(second).not.toBe(first);
+    expect(second.split('$')[4]).not.toBe(first.split('$')[4]);
+    expect(await hasher.verify('pw-pw-pw-pw', second)).toBe(true);
+  });
+
+  it('does not hand a prepared hash to a different password', async () => {
+    const hasher = new PasswordHasher(cost);
+    hasher.prepare('prepared-one');
+    const stored = await hasher.hash('another-one');
+    expect(await hasher.verify('another-one', stored)).toBe(true);
+    expect(await hasher.verify('prepared-one', stored)).toBe(false);
+  });
+
+  it('starts the work at prepare(), not at hash()', async () => {
+    const calls = vi.mocked(scrypt).mock.calls;
+    const hasher = new PasswordHasher(cost);
+    const before = calls.length;
+    hasher.prepare('early-bird');
+    expect(calls.length).toBe(before + 1);
+    await hasher.hash('early-bird');
+    expect(calls.length).toBe(before + 1);
+  });
+});
