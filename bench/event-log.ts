@@ -16,6 +16,7 @@ import { ADMIN_PASSWORD, ADMIN_USERNAME, startAppServer } from './lib/server-pro
 import type { RunningChild } from './lib/child.ts';
 import { acquireRunLock } from './lib/run-lock.ts';
 import { percentile } from './lib/latency.ts';
+import { currentLoad, writeSideReport } from './lib/side-report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const FE = '/rest/trackercustomfieldeditorplugin/1';
@@ -26,7 +27,12 @@ const PAGE = 1000;
 const AUTH = `Basic ${Buffer.from(`${ADMIN_USERNAME}:${ADMIN_PASSWORD}`).toString('base64')}`;
 const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1] || 200) || 200;
 
-async function call(server: RunningChild, method: string, p: string, body?: unknown): Promise<{ ms: number; json: unknown }> {
+async function call(
+  server: RunningChild,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ ms: number; json: unknown }> {
   const started = performance.now();
   const res = await fetch(`${server.baseUrl}${p}`, {
     method,
@@ -36,17 +42,29 @@ async function call(server: RunningChild, method: string, p: string, body?: unkn
   const text = await res.text();
   const json: unknown = text === '' ? null : JSON.parse(text);
   const ms = performance.now() - started;
-  if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
   return { ms, json };
 }
 
 /** A select field with 10,000 options in its default context, granted to the admin; answers its options path and ids. */
-async function seedField(server: RunningChild, databaseUrl: string, label: string): Promise<{ path: string; ids: number[] }> {
-  const field = (await call(server, 'POST', '/rest/api/2/field', { name: `Bench event log ${label}`, type: SELECT })).json as { schema: { customId: number } };
+async function seedField(
+  server: RunningChild,
+  databaseUrl: string,
+  label: string,
+): Promise<{ path: string; ids: number[] }> {
+  const field = (
+    await call(server, 'POST', '/rest/api/2/field', { name: `Bench event log ${label}`, type: SELECT })
+  ).json as { schema: { customId: number } };
   const fieldId = field.schema.customId;
-  const contexts = (await call(server, 'GET', `${FE}/admin/customfields/${fieldId}/contexts`)).json as { contextId: number }[];
+  const contexts = (await call(server, 'GET', `${FE}/admin/customfields/${fieldId}/contexts`)).json as {
+    contextId: number;
+  }[];
   const contextId = contexts[0]!.contextId;
-  await call(server, 'PUT', `${FE}/admin/customfields/${fieldId}`, { userlist: [ADMIN_USERNAME], grouplist: [] });
+  await call(server, 'PUT', `${FE}/admin/customfields/${fieldId}`, {
+    userlist: [ADMIN_USERNAME],
+    grouplist: [],
+  });
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
@@ -56,8 +74,11 @@ async function seedField(server: RunningChild, databaseUrl: string, label: strin
          from generate_series(1, $3::int) i, lateral (select 'Option ' || lpad(i::text, 5, '0') as v) x`,
       [fieldId, contextId, OPTIONS],
     );
-    await c.query(`insert into field_option_lists (context_id, parent_key, version) values ($1, 0, 1)
-                   on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1`, [contextId]);
+    await c.query(
+      `insert into field_option_lists (context_id, parent_key, version) values ($1, 0, 1)
+                   on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1`,
+      [contextId],
+    );
   } finally {
     await c.end();
   }
@@ -67,11 +88,17 @@ async function seedField(server: RunningChild, databaseUrl: string, label: strin
 }
 
 /** The option picked for iteration i (warm-up iterations are negative). */
-const pick = (ids: number[], i: number, k: number) => ids[(((i * k) % ids.length) + ids.length) % ids.length]!;
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const pick = (ids: number[], i: number, k: number) =>
+  ids[(((i * k) % ids.length) + ids.length) % ids.length]!;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 async function main(): Promise<void> {
   const release = await acquireRunLock();
+  const loadAtStart = currentLoad();
   const db = await createThrowAwayDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
   const servers: RunningChild[] = [];
   try {
@@ -85,19 +112,41 @@ async function main(): Promise<void> {
     // One list per server, so neither waits for the other's list lock.
     const lists = { on: await seedField(on, db.url, 'on'), off: await seedField(off, db.url, 'off') };
 
-    const ops: { name: string; run: (s: RunningChild, l: { path: string; ids: number[] }, i: number) => Promise<number> }[] = [
-      { name: 'option create', run: async (s, l, i) => (await call(s, 'POST', l.path, { optionvalue: `Created ${i} ${Math.random()}` })).ms },
+    const ops: {
+      name: string;
+      run: (s: RunningChild, l: { path: string; ids: number[] }, i: number) => Promise<number>;
+    }[] = [
+      {
+        name: 'option create',
+        run: async (s, l, i) =>
+          (await call(s, 'POST', l.path, { optionvalue: `Created ${i} ${Math.random()}` })).ms,
+      },
       {
         name: 'option rename',
-        run: async (s, l, i) => (await call(s, 'PUT', `${l.path}/${pick(l.ids, i, 7919)}`, { optionvalue: `Renamed ${i} ${Math.random()}` })).ms,
+        run: async (s, l, i) =>
+          (
+            await call(s, 'PUT', `${l.path}/${pick(l.ids, i, 7919)}`, {
+              optionvalue: `Renamed ${i} ${Math.random()}`,
+            })
+          ).ms,
       },
       {
         name: 'option move',
         run: async (s, l, i) =>
-          (await call(s, 'POST', `${l.path}/${pick(l.ids, i, 7919)}/move`, i % 10 === 0 ? { position: 'First' } : { after: String(pick(l.ids, i + 17, 104_729)) })).ms,
+          (
+            await call(
+              s,
+              'POST',
+              `${l.path}/${pick(l.ids, i, 7919)}/move`,
+              i % 10 === 0 ? { position: 'First' } : { after: String(pick(l.ids, i + 17, 104_729)) },
+            )
+          ).ms,
       },
     ];
-    const lines: string[] = ['| operation | median with log (ms) | median without (ms) | overhead | target ≤ 10 % |', '| --- | --- | --- | --- | --- |'];
+    const lines: string[] = [
+      '| operation | median with log (ms) | median without (ms) | overhead | target ≤ 10 % |',
+      '| --- | --- | --- | --- | --- |',
+    ];
     for (const op of ops) {
       for (let i = 0; i < 20; i++) {
         await op.run(on, lists.on, -i - 1);
@@ -118,7 +167,9 @@ async function main(): Promise<void> {
       const a = median(withLog);
       const b = median(without);
       const overhead = a / b - 1;
-      lines.push(`| ${op.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(overhead * 100).toFixed(1)} % | ${overhead <= 0.1 ? 'PASS' : 'FAIL'} |`);
+      lines.push(
+        `| ${op.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(overhead * 100).toFixed(1)} % | ${overhead <= 0.1 ? 'PASS' : 'FAIL'} |`,
+      );
     }
 
     const c = new pg.Client({ connectionString: db.url });
@@ -138,7 +189,11 @@ async function main(): Promise<void> {
     const pageMs: number[] = [];
     let total = 0;
     for (let startAt = 0; ; startAt += PAGE) {
-      const { ms, json } = await call(on, 'GET', `${FE}/maintenance/event_log_entries?startAt=${startAt}&maxResults=${PAGE}`);
+      const { ms, json } = await call(
+        on,
+        'GET',
+        `${FE}/maintenance/event_log_entries?startAt=${startAt}&maxResults=${PAGE}`,
+      );
       const page = json as { total: number; values: unknown[] };
       total = page.total;
       if (page.values.length === 0) break;
@@ -158,6 +213,14 @@ async function main(): Promise<void> {
         .join(', ')}; pages over 50 ms: ${pageMs.filter((ms) => ms >= 50).length}`,
     );
     process.stdout.write(`${lines.join('\n')}\n`);
+    const file = writeSideReport(
+      'event-log',
+      'Event log benchmark (issue 11)',
+      `npx tsx bench/event-log.ts --iterations ${iterations}`,
+      lines,
+      loadAtStart,
+    );
+    process.stdout.write(`wrote ${path.relative(ROOT, file)}\n`);
   } finally {
     for (const s of servers) await s.stop();
     await db.drop();

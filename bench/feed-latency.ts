@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { createThrowAwayDatabase, DEFAULT_BENCH_DATABASE_URL } from './lib/database.ts';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startAppServer } from './lib/server-process.ts';
 import type { RunningChild } from './lib/child.ts';
+import { currentLoad, writeSideReport } from './lib/side-report.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FE = '/rest/trackercustomfieldeditorplugin/1';
@@ -60,7 +61,10 @@ function readLoad(urls: string[]): { stop(): Promise<number> } {
     for (const r of runs) r.on('response', () => total++);
     process.on('SIGTERM', () => { for (const r of runs) r.stop(); setTimeout(() => { console.log(JSON.stringify({ total })); process.exit(0); }, 200); });
   `;
-  const child = spawn(process.execPath, ['-e', code, JSON.stringify(urls)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', code, JSON.stringify(urls)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   return {
@@ -83,12 +87,24 @@ async function measure(n: number): Promise<Record<string, number>> {
     const storage = { kind: 'postgres' as const, databaseUrl: db.url };
     const env = { METRICS_TOKEN };
     servers.push(await startAppServer(ROOT, storage, 'bin/addon-pair.mjs', env));
-    servers.push(...(await Promise.all(Array.from({ length: n - 1 }, () => startAppServer(ROOT, storage, 'bin/addon-pair.mjs', env)))));
+    servers.push(
+      ...(await Promise.all(
+        Array.from({ length: n - 1 }, () => startAppServer(ROOT, storage, 'bin/addon-pair.mjs', env)),
+      )),
+    );
     const writer = servers[0]!.baseUrl;
-    const field = (await json(`${writer}/rest/api/2/field`, 'POST', { name: `Feed bench ${Date.now()}`, type: SELECT })) as { schema: { customId: number } };
+    const field = (await json(`${writer}/rest/api/2/field`, 'POST', {
+      name: `Feed bench ${Date.now()}`,
+      type: SELECT,
+    })) as { schema: { customId: number } };
     const fieldId = field.schema.customId;
-    const contexts = (await json(`${writer}${FE}/admin/customfields/${fieldId}/contexts`, 'GET')) as { contextId: number }[];
-    await json(`${writer}${FE}/admin/customfields/${fieldId}`, 'PUT', { userlist: [ADMIN_USERNAME], grouplist: [] });
+    const contexts = (await json(`${writer}${FE}/admin/customfields/${fieldId}/contexts`, 'GET')) as {
+      contextId: number;
+    }[];
+    await json(`${writer}${FE}/admin/customfields/${fieldId}`, 'PUT', {
+      userlist: [ADMIN_USERNAME],
+      grouplist: [],
+    });
     const optionsUrl = `${writer}${FE}/user/customfields/${fieldId}/contexts/${contexts[0]!.contextId}/options`;
 
     // One request per node first: the first Basic login of a node costs the slow hash (about a second on a
@@ -106,7 +122,8 @@ async function measure(n: number): Promise<Record<string, number>> {
     const reads = await load.stop();
     times.sort((a, b) => a - b);
     // The part of each create spent waiting for the other nodes' acknowledgements (the writer's metrics).
-    const scrape = async (url: string) => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const scrape = async (url: string) =>
+      (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     const sum = (text: string, name: string) =>
       text
         .split('\n')
@@ -116,27 +133,52 @@ async function measure(n: number): Promise<Record<string, number>> {
     const metric = (name: string) => sum(metrics, name);
     // Credential cache misses on every node: a read that missed paid the slow hash.
     let authMisses = 0;
-    for (const s of servers) authMisses += sum(await scrape(s.baseUrl), 'addon_pair_cache_misses_total{cache="auth_basic"}');
+    for (const s of servers)
+      authMisses += sum(await scrape(s.baseUrl), 'addon_pair_cache_misses_total{cache="auth_basic"}');
     const ackCount = metric('addon_pair_change_feed_ack_wait_seconds_count');
-    const ackMeanMs = ackCount ? (metric('addon_pair_change_feed_ack_wait_seconds_sum') / ackCount) * 1000 : 0;
+    const ackMeanMs = ackCount
+      ? (metric('addon_pair_change_feed_ack_wait_seconds_sum') / ackCount) * 1000
+      : 0;
     const timedOut = metric('addon_pair_change_feed_ack_wait_seconds_count{outcome="timed_out"}');
-    return { nodes: n, creates: times.length, p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), max: times.at(-1)!, readsPerSec: reads / (seconds + 3), ackMeanMs, timedOut, authMisses };
+    return {
+      nodes: n,
+      creates: times.length,
+      p50: percentile(times, 50),
+      p90: percentile(times, 90),
+      p99: percentile(times, 99),
+      max: times.at(-1)!,
+      readsPerSec: reads / (seconds + 3),
+      ackMeanMs,
+      timedOut,
+      authMisses,
+    };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await db.drop();
   }
 }
 
+const loadAtStart = currentLoad();
 const rows = [];
 for (const n of counts) {
   const row = await measure(n);
   console.error(JSON.stringify(row));
   rows.push(row);
 }
-console.log('| nodes | creates | p50 ms | p90 ms | p99 ms | max ms | reads/s (all nodes) | mean ack wait ms | acks timed out | credential cache misses |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-for (const r of rows) {
-  console.log(
-    `| ${r.nodes} | ${r.creates} | ${r.p50!.toFixed(1)} | ${r.p90!.toFixed(1)} | ${r.p99!.toFixed(1)} | ${r.max!.toFixed(1)} | ${Math.round(r.readsPerSec!)} | ${r.ackMeanMs!.toFixed(1)} | ${r.timedOut} | ${r.authMisses} |`,
-  );
-}
+const table = [
+  '| nodes | creates | p50 ms | p90 ms | p99 ms | max ms | reads/s (all nodes) | mean ack wait ms | acks timed out | credential cache misses |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...rows.map(
+    (r) =>
+      `| ${r.nodes} | ${r.creates} | ${r.p50!.toFixed(1)} | ${r.p90!.toFixed(1)} | ${r.p99!.toFixed(1)} | ${r.max!.toFixed(1)} | ${Math.round(r.readsPerSec!)} | ${r.ackMeanMs!.toFixed(1)} | ${r.timedOut} | ${r.authMisses} |`,
+  ),
+];
+console.log(table.join('\n'));
+const file = writeSideReport(
+  'feed-latency',
+  'Write latency against cluster size (issue 15)',
+  `npx tsx bench/feed-latency.ts ${process.argv.slice(2).join(' ')}`.trim(),
+  table,
+  loadAtStart,
+);
+console.log(`wrote ${path.relative(ROOT, file)}`);
