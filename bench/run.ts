@@ -502,9 +502,12 @@ async function main(): Promise<void> {
   const loadAverage = loadavg()[0] ?? 0;
   const all = await loadScenarios(benchDir);
   const only = options.only;
-  const selected = only ? all.filter((s) => s.name.includes(only)) : all;
+  // `--only a,b`: the scenarios whose name contains any of the parts (a ratio target needs both of its sides).
+  const parts = only?.split(',').filter((p) => p !== '') ?? [];
+  const matches = (name: string) => parts.some((p) => name.includes(p));
+  const selected = only ? all.filter((s) => matches(s.name)) : all;
   // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
-  const clusterSelected = !only || CLUSTER_SCENARIO.includes(only);
+  const clusterSelected = !only || matches(CLUSTER_SCENARIO);
   if (selected.length === 0 && !clusterSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
 
   const results = await runBaselines(options);

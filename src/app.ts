@@ -16,6 +16,7 @@ import { createDirectoryRouter } from './directory/directory.routes.ts';
 import { createTokensRouter } from './directory/tokens.routes.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
 import { DownloadFastPath } from './codeblocks/download-fast-path.ts';
+import { OptionListFastPath } from './fieldeditor/options/option-list-fast-path.ts';
 import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
 import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
 import { createTrackerRouter } from './tracker/tracker.routes.ts';
@@ -90,29 +91,34 @@ export function createApp(services: AppServices): Express {
   return app;
 }
 
-/** The HTTP server's request listener: the app, behind the download fast path unless FAST_PATH=0. */
+/** The HTTP server's request listener: the app, behind the fast paths unless FAST_PATH=0. */
 export type AppListener = RequestListener & {
-  /** The download fast path when it is on (its `answered` count is what tests look at). */
+  /** The download fast path when the fast paths are on (its `answered` count is what tests look at). */
   fastPath?: DownloadFastPath;
+  /** The option-list fast path when the fast paths are on. */
+  optionListFastPath?: OptionListFastPath;
 };
 
 /**
- * The listener for `http.createServer`: code-block download cache hits are answered by the fast path
- * (src/codeblocks/download-fast-path.ts, same answer, log line and metrics), everything else by `app`.
- * `fastPath` overrides the configuration (tests compare both on one set of services).
+ * The listener for `http.createServer`: cache hits of code-block downloads (src/codeblocks/download-fast-path.ts)
+ * and of option lists (src/fieldeditor/options/option-list-fast-path.ts) are answered before Express, with the
+ * same answer, log line and metrics; everything else by `app`. `fastPath` overrides the configuration (tests
+ * compare both on one set of services).
  */
 export function createRequestListener(services: AppServices, app: Express = createApp(services), fastPath = services.config.fastPath): AppListener {
   if (!fastPath) return app;
-  const fast = new DownloadFastPath({
-    contextPath: services.config.contextPath,
-    authenticator: services.authenticator,
-    codeblocks: services.codeblocks,
-    log: services.log,
-    metrics: services.metrics,
+  const deps = { contextPath: services.config.contextPath, authenticator: services.authenticator, log: services.log, metrics: services.metrics };
+  const downloads = new DownloadFastPath({ ...deps, codeblocks: services.codeblocks });
+  const optionLists = new OptionListFastPath({
+    ...deps,
+    bases: FIELDEDITOR_BASES.map((b) => b.path),
+    access: services.fieldeditor.access,
+    options: services.fieldeditor.options,
   });
   const listener: AppListener = (req, res) => {
-    if (!fast.tryAnswer(req, res)) app(req, res);
+    if (!downloads.tryAnswer(req, res) && !optionLists.tryAnswer(req, res)) app(req, res);
   };
-  listener.fastPath = fast;
+  listener.fastPath = downloads;
+  listener.optionListFastPath = optionLists;
   return listener;
 }

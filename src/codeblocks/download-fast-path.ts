@@ -5,25 +5,16 @@
 // anything else is handed to Express untouched (nothing read from the request, nothing written).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
-import type { Authenticator } from '../platform/auth/authenticator.ts';
-import { sendCachedBody } from '../platform/http/cached-body.ts';
+import { answerCachedHit, peekCredential, routeObserver, type FastPath, type FastPathDeps } from '../platform/http/fast-path.ts';
 import { firstUnstorable } from '../platform/http/storable-text.ts';
-import type { Logger } from '../platform/log/logger.ts';
-import { trackRequest, type RequestObserver } from '../platform/log/request-logger.ts';
-import type { Metrics } from '../platform/metrics/metrics.ts';
+import type { RequestObserver } from '../platform/log/request-logger.ts';
 import type { CodeblocksService } from './download.service.ts';
 import { peekParsedDownload } from './download.schemas.ts';
 import { CONTENT_TYPES } from './error-render.ts';
 import { PATHS, REST_BASE } from './generation.ts';
 
-export interface DownloadFastPathDeps {
-  /** The context path of BASE_URL ('' or e.g. `/wiki`). */
-  contextPath: string;
-  authenticator: Authenticator;
+export interface DownloadFastPathDeps extends FastPathDeps {
   codeblocks: CodeblocksService;
-  /** The logger of the request lines (the one useRequestLogging was given). */
-  log: Logger;
-  metrics: Metrics | undefined;
 }
 
 /** authenticate.ts refuses a token in the query (401) before anything else. */
@@ -43,8 +34,7 @@ function storableQuery(raw: string): boolean {
   return true;
 }
 
-export class DownloadFastPath {
-  /** Requests answered here (for tests and diagnostics; not exported as a metric). */
+export class DownloadFastPath implements FastPath {
   answered = 0;
   /** Full path (context path included) → the request observer with the route template Express would use. */
   private readonly routes = new Map<string, RequestObserver<IncomingMessage, ServerResponse> | undefined>();
@@ -53,8 +43,7 @@ export class DownloadFastPath {
     for (const path of [PATHS.downloadCode, PATHS.code]) {
       // The template of the metrics' route label: the registered route's path without the context path.
       const template = REST_BASE + path;
-      const metrics = deps.metrics;
-      this.routes.set(deps.contextPath + template, metrics && ((req, res, seconds) => metrics.routeFinished(template, req.method ?? '', res.statusCode, seconds)));
+      this.routes.set(deps.contextPath + template, routeObserver(deps.metrics, template));
     }
   }
 
@@ -73,30 +62,25 @@ export class DownloadFastPath {
     // goes through Express.
     const path = url.slice(0, q);
     if (!this.routes.has(path)) return false;
-    const header = req.headers.authorization;
-    if (header === undefined) return false;
+    if (req.headers.authorization === undefined) return false;
     const raw = url.slice(q + 1);
     if (QUERY_TOKEN.test(raw)) return false;
     if (raw.indexOf('%') >= 0 && !storableQuery(raw)) return false;
     let credential, parsed, hit;
     try {
-      credential = this.deps.authenticator.peekCachedHeader(header);
+      credential = peekCredential(this.deps.authenticator, req);
       if (credential === undefined) return false;
       parsed = peekParsedDownload(raw);
       if (parsed === undefined) return false;
-      hit = this.deps.codeblocks.peekCachedDownload(credential.user, parsed.params);
+      hit = this.deps.codeblocks.peekCachedDownload(credential.value, parsed.params);
       if (hit === undefined) return false;
     } catch {
       // Whatever went wrong, Express meets it again and answers it in the API's error shape.
       return false;
     }
     // Every lookup hit: count them as the Express route would have, then answer as it does.
-    credential.confirm();
-    parsed.confirm();
-    hit.confirm();
     this.answered++;
-    trackRequest(this.deps.log, this.routes.get(path), req, res);
-    sendCachedBody(req, res, hit.body, CONTENT_TYPES.text);
+    answerCachedHit(this.deps, this.routes.get(path), [credential, parsed, hit], req, res, hit.body, CONTENT_TYPES.text);
     return true;
   }
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { DbKind } from '../../platform/db/knex.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { reachableContexts, type ReachableContexts } from './edit-rule.ts';
 import { loadContext, loadField } from './fields.repository.ts';
@@ -52,6 +53,11 @@ export class FieldAccess {
   readable(user: AuthUser, path: ScopePath): Promise<EditableScope> {
     const ids = idsOf(path);
     return this.scopes.resolve(user, ids, () => resolveEditableScope(this.knex, this.kind, user, ids));
+  }
+
+  /** `readable`'s cached grant, when there is one, for the option-list fast path (see ScopeCache.peekGranted). */
+  peekReadable(user: AuthUser, ids: ScopeIds): PeekedHit<EditableScope> | undefined {
+    return this.scopes.peekGranted(user, ids);
   }
 
   /** The contexts of a field the user may edit (U2). */

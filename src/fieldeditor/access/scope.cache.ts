@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { AppError } from '../../platform/http/app-error.ts';
+import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import { DIRECTORY_TOPIC } from '../../platform/auth/authenticator.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
@@ -30,8 +31,7 @@ export class ScopeCache {
   }
 
   async resolve(user: AuthUser, ids: ScopeIds, load: () => Promise<EditableScope>): Promise<EditableScope> {
-    const key = `${user.id}|${ids.fieldId}|${ids.context}`;
-    const decision = await this.cache.getOrLoad(key, async (): Promise<Decision> => {
+    const decision = await this.cache.getOrLoad(keyOf(user, ids), async (): Promise<Decision> => {
       try {
         return { scope: await load() };
       } catch (err) {
@@ -43,4 +43,16 @@ export class ScopeCache {
     if ('error' in decision) throw decision.error;
     return decision.scope;
   }
+
+  /**
+   * A cached grant usable now (the change feed live), uncounted until `confirm` (the option-list fast path
+   * answers only when all its lookups hit). A cached refusal is not offered: Express answers it.
+   */
+  peekGranted(user: AuthUser, ids: ScopeIds): PeekedHit<EditableScope> | undefined {
+    const decision = this.cache.peekLive(keyOf(user, ids));
+    if (decision === undefined || 'error' in decision) return undefined;
+    return { value: decision.scope, confirm: () => this.cache.countHit() };
+  }
 }
+
+const keyOf = (user: AuthUser, ids: ScopeIds) => `${user.id}|${ids.fieldId}|${ids.context}`;

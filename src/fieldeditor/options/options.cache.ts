@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import type { CachedBody } from '../../platform/http/cached-body.ts';
+import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 
@@ -10,6 +11,8 @@ import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
  * FIELD_OPTIONS_TOPIC after it commits, and context deletions and imports the tracker topic; either empties
  * the cache on every node before the write answers. At most 64 MiB of JSON held.
  */
+const keyOf = (contextId: number, parentId: number | null) => `${contextId}:${parentId ?? 0}`;
+
 export class OptionListCache {
   private readonly cache: BoundedCache<string, CachedBody>;
 
@@ -25,6 +28,12 @@ export class OptionListCache {
   }
 
   list(contextId: number, parentId: number | null, load: () => Promise<CachedBody>): Promise<CachedBody> {
-    return this.cache.getOrLoad(`${contextId}:${parentId ?? 0}`, load);
+    return this.cache.getOrLoad(keyOf(contextId, parentId), load);
+  }
+
+  /** The cached list usable now, uncounted until `confirm` (for the option-list fast path). */
+  peek(contextId: number, parentId: number | null): PeekedHit<CachedBody> | undefined {
+    const body = this.cache.peekLive(keyOf(contextId, parentId));
+    return body && { value: body, confirm: () => this.cache.countHit() };
   }
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { EventBus } from '../../platform/events/event-bus.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { CachedBody } from '../../platform/http/cached-body.ts';
+import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { isCascading, isEditableSelect, isMultiLevel } from '../access/field-kinds.ts';
@@ -15,6 +16,7 @@ import type { EventLog } from '../maintenance/event-log.ts';
 import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';
 import { sortByValue, type SortSpec } from './sort.ts';
 import { afterNotSibling, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
+import type { AppError } from '../../platform/http/app-error.ts';
 
 /** Which list a request addresses: the top-level options of a context, or the children of `parentId`. */
 export interface OptionScope {
@@ -45,6 +47,16 @@ type Done<T> = { result: T; change: Change; recorded?: boolean };
 interface Logged {
   /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
   along<R>(query: Knex.QueryBuilder, change: Change, fill: EntryFill): Promise<R[]>;
+}
+
+/** Why a scope has no option list this service manages (a field type without options, or without children). */
+function fieldTypeRefusal(scope: OptionScope): AppError | undefined {
+  const f = scope.field;
+  if (!isEditableSelect(f)) return unsupportedFieldType('customFieldId', `The field type ${f.fieldType} has no options that the field editor manages.`);
+  if (scope.parentId !== null && !isCascading(f)) {
+    return unsupportedFieldType('customFieldId', `Child options exist only on cascading select fields; this field is a ${f.fieldType}.`);
+  }
+  return undefined;
 }
 
 const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
@@ -98,6 +110,16 @@ export class OptionsService {
       if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
       return new CachedBody((await repo.listJson(this.knex, list)).json);
     });
+  }
+
+  /**
+   * `listJson`'s answer when it is in this node's list cache and usable now, uncounted until `confirm`; undefined
+   * when `listJson` would throw (a field type without options here) or would read the database.
+   */
+  peekCachedList(scope: OptionScope): PeekedHit<CachedBody> | undefined {
+    if (fieldTypeRefusal(scope)) return undefined;
+    const list = listOf(scope);
+    return this.cache.peek(list.contextId, list.parentId);
   }
 
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
@@ -296,13 +318,8 @@ export class OptionsService {
 
   /** Options exist only on select-type fields; child options only on cascading ones. */
   private checkFieldType(scope: OptionScope): void {
-    const f = scope.field;
-    if (!isEditableSelect(f)) {
-      throw unsupportedFieldType('customFieldId', `The field type ${f.fieldType} has no options that the field editor manages.`);
-    }
-    if (scope.parentId !== null && !isCascading(f)) {
-      throw unsupportedFieldType('customFieldId', `Child options exist only on cascading select fields; this field is a ${f.fieldType}.`);
-    }
+    const refusal = fieldTypeRefusal(scope);
+    if (refusal) throw refusal;
   }
 
   /** The parent of a child list: an option of this context (404 otherwise); plain cascading selects have two levels. */

@@ -3,79 +3,21 @@
 // of a server without it (status, headers in order, body byte for byte), and so are the log line and the
 // metrics. Also: the fast path is really taken for the hits, and a revoked token, a changed password or a
 // revoked view right is refused on the very next request.
-import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createRequestListener, type AppListener } from '../../../src/app.ts';
-import { createHttpServer } from '../../../src/server.ts';
-import { createLogger } from '../../../src/platform/log/logger.ts';
 import { authUserOf } from '../../helpers/directory-fixtures.ts';
+import { expectSameAnswer, lineShape, routeSeries, send, startFastPathPair, type FastPathPair } from '../../helpers/fast-path-harness.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { codeboxMacro, createContent, createSpace, keyOf, multiBox, restrictContent, trashContent } from '../../helpers/wiki-fixtures.ts';
 
 const METRICS_TOKEN = 'fast-path-test-metrics-token';
-
-interface Answer {
-  status: number;
-  /** Raw header names and values in the order sent. */
-  rawHeaders: string[];
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function send(port: number, method: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Header list for comparison: Date and X-Request-Id values left out (they differ per request). */
-const comparable = (a: Answer) => {
-  const out: string[] = [];
-  for (let i = 0; i < a.rawHeaders.length; i += 2) {
-    const name = a.rawHeaders[i]!;
-    const lower = name.toLowerCase();
-    out.push(lower === 'date' || lower === 'x-request-id' ? `${name}: *` : `${name}: ${a.rawHeaders[i + 1]}`);
-  }
-  return out;
-};
-
-function listen(listener: http.RequestListener): Promise<http.Server> {
-  const server = createHttpServer(listener);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
-
-function captureLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { lines, logger: createLogger('info', stream) };
-}
 
 describe.each([
   { compat: '5', base: 'http://localhost:8080', contentParam: 'contentId' },
   { compat: '3.4', base: 'http://localhost:8080/wiki', contentParam: 'pageId' },
 ] as const)('the download fast path (CODEBLOCKS_COMPAT=$compat, BASE_URL=$base)', ({ compat, base, contentParam }) => {
   let t: TestApp;
-  let fastServer: http.Server;
-  let slowServer: http.Server;
-  let listener: AppListener;
-  let log: ReturnType<typeof captureLogger>;
+  let pair: FastPathPair;
   let reader: TestUser;
   let outsider: TestUser;
   let readerToken: string;
@@ -86,18 +28,14 @@ describe.each([
   let single: string;
   let cp: string;
 
-  const answered = () => listener.fastPath!.answered;
+  const answered = () => pair.listener.fastPath!.answered;
 
   beforeAll(async () => {
     // Many wrong passwords in a row here: no lock (that is Express's answer either way).
     t = await createTestApp({ CODEBLOCKS_COMPAT: compat, BASE_URL: base, METRICS_TOKEN, MAX_AUTH_ATTEMPTS: '1000' });
     cp = t.config.contextPath;
-    log = captureLogger();
     // Both servers on the same services (same caches, same data), logging to one captured stream.
-    const services = { ...t.services, log: log.logger };
-    slowServer = await listen(createRequestListener(services, createApp(services), false));
-    listener = createRequestListener(services, createApp(services), true);
-    fastServer = await listen(listener);
+    pair = await startFastPathPair(t);
 
     reader = await t.createUser(`fp-reader-${compat.replace('.', '')}`, { groups: ['fp-team'] });
     outsider = await t.createUser(`fp-outsider-${compat.replace('.', '')}`);
@@ -115,8 +53,7 @@ describe.each([
     await trashContent(t, t.adminAuth, trashed);
   });
   afterAll(async () => {
-    fastServer?.close();
-    slowServer?.close();
+    pair?.close();
     await t?.close();
   });
 
@@ -184,62 +121,36 @@ describe.each([
     const headers: Record<string, string> = { ...c.headers };
     const auth = c.auth?.();
     if (auth !== undefined) headers['Authorization'] = auth;
-    const method = c.method ?? 'GET';
     if (c.matchTag !== undefined) {
-      const plain = await send(portOf(slowServer), 'GET', c.url(), { ...c.headers, Authorization: reader.auth });
+      const plain = await send(pair.slowPort, 'GET', c.url(), { ...c.headers, Authorization: reader.auth });
       expect(plain.status).toBe(200);
       headers['If-None-Match'] = `"other", ${c.matchTag}${plain.headers['etag'] as string}`;
     }
-    // Twice on the Express server: the second request finds every cache warm.
-    await send(portOf(slowServer), method, c.url(), headers);
-    await send(portOf(slowServer), method, c.url(), headers);
-    const before = answered();
-    const fast = await send(portOf(fastServer), method, c.url(), headers);
-    expect(answered() - before, 'answered by the fast path').toBe(c.fast ? 1 : 0);
-    const slow = await send(portOf(slowServer), method, c.url(), headers);
-    expect(slow.status).toBe(c.status);
-    expect(fast.status).toBe(slow.status);
-    expect(comparable(fast)).toEqual(comparable(slow));
-    expect(fast.body.equals(slow.body)).toBe(true);
+    const fast = await expectSameAnswer(pair, answered, { method: c.method, url: c.url(), headers, fast: c.fast, status: c.status });
     expect(fast.headers['content-encoding']).toBe(c.encoding);
-    expect(fast.headers['x-request-id']).toMatch(c.headers?.['X-Request-Id'] === undefined ? /^[0-9a-f-]{36}$/ : /^abc-123$/);
-    if (c.status === 200 && method === 'GET') expect(fast.body.length).toBeGreaterThan(0);
+    if (c.status === 200 && (c.method ?? 'GET') === 'GET') expect(fast.body.length).toBeGreaterThan(0);
   });
-
-  const lineOf = async (id: string) => {
-    for (let i = 0; i < 50; i++) {
-      const line = log.lines.find((l) => (l['req'] as { id?: string } | undefined)?.id === id);
-      if (line) return line;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`no log line for request ${id}`);
-  };
 
   it('writes the same request line (fields, level, message) as Express', async () => {
     const headers = { Authorization: reader.auth };
-    await send(portOf(slowServer), 'GET', e1(q('small')), headers);
+    await send(pair.slowPort, 'GET', e1(q('small')), headers);
     const before = answered();
-    const fast = await send(portOf(fastServer), 'GET', e1(q('small')), headers);
+    const fast = await send(pair.fastPort, 'GET', e1(q('small')), headers);
     expect(answered() - before).toBe(1);
-    const slow = await send(portOf(slowServer), 'GET', e1(q('small')), headers);
-    const [f, s] = [await lineOf(fast.headers['x-request-id'] as string), await lineOf(slow.headers['x-request-id'] as string)];
-    const shape = (l: Record<string, unknown>) => ({ ...l, time: typeof l['time'], responseTime: typeof l['responseTime'], req: { ...(l['req'] as object), id: '*' } });
-    expect(shape(f)).toEqual(shape(s));
+    const slow = await send(pair.slowPort, 'GET', e1(q('small')), headers);
+    const [f, s] = [await pair.lineOf(fast.headers['x-request-id'] as string), await pair.lineOf(slow.headers['x-request-id'] as string)];
+    expect(lineShape(f)).toEqual(lineShape(s));
     expect(f).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'GET', url: e1(q('small')) }, res: { statusCode: 200 } });
   });
 
   it('records the request in the metrics under the route template Express uses', async () => {
-    const series = async () => {
-      const res = await t.http.get(`${cp}/metrics`).set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
-      const m = /addon_pair_http_request_duration_seconds_count\{route="([^"]+)",method="GET",status_class="2xx"\} (\d+)/g;
-      return [...res.text.matchAll(m)].filter((x) => x[1]!.includes('download_code')).map((x) => [x[1], Number(x[2])] as const);
-    };
+    const series = () => routeSeries(t, METRICS_TOKEN, 'download_code');
     const headers = { Authorization: reader.auth };
-    await send(portOf(slowServer), 'GET', e1(q('small')), headers);
+    await send(pair.slowPort, 'GET', e1(q('small')), headers);
     const s0 = await series();
     expect(s0).toEqual([['/rest/advancedcodeblocks/1/download_code/plain_text', expect.any(Number)]]);
     const before = answered();
-    await send(portOf(fastServer), 'GET', e1(q('small')), headers);
+    await send(pair.fastPort, 'GET', e1(q('small')), headers);
     expect(answered() - before).toBe(1);
     await new Promise((r) => setTimeout(r, 20));
     const s1 = await series();
@@ -251,7 +162,7 @@ describe.each([
     const row = await t.services.tokens.create((await t.services.directory.getUser(user.name)).id, 'r');
     const token = `Bearer ${row.rawToken}`;
     const url = e1(q('small'));
-    const port = portOf(fastServer);
+    const port = pair.fastPort;
     for (const auth of [token, user.auth]) {
       await send(port, 'GET', url, { Authorization: auth });
       const before = answered();
