@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, textOf, unexpected, useSignedInBrowser, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { ADMIN } from '../helpers/test-app.ts';
 
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 
 describe.skipIf(!hasChromium)('administration in the browser', () => {
-  let app: WebApp;
-  let browser: Browser;
-  let w: WebPage;
-  let page: Page;
+  let app: WebApp, w: WebPage, page: Page;
   const admin = (path: string) => app.http.get(path).set('Authorization', app.adminAuth).expect(200);
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
-    await app.createUser('bruno', { groups: ['qa-team'] });
-    w = await openPage(browser);
-    page = w.page;
-    await signInThroughForm(page, app.url, 'admin', 'admin-secret');
-  }, BROWSER_SETUP_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  useSignedInBrowser(
+    { user: ADMIN, prepare: (a) => a.createUser('bruno', { groups: ['qa-team'] }) },
+    (s) => ({ app, webPage: w, page } = s),
+  );
 
   it('lists the fields paged, filtered and ordered (A1)', async () => {
     await page.getByTestId('nav-admin').click();

@@ -1,33 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
-import { basic } from '../helpers/test-app.ts';
+import { hasChromium, openPage, signInThroughForm, textOf, unexpected, useSignedInBrowser, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { ADMIN, basic } from '../helpers/test-app.ts';
 
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 const M = `${FE}/maintenance`;
 const ALICE = basic('alice', 'alice');
 
 describe.skipIf(!hasChromium)('maintenance in the browser (administrators)', () => {
-  let app: WebApp;
-  let browser: Browser;
-  let w: WebPage;
-  let page: Page;
+  let app: WebApp, browser: Browser, w: WebPage, page: Page;
   const admin = (path: string) => app.http.get(path).set('Authorization', app.adminAuth).expect(200);
   const rowsOf = (kind?: string) => page.locator(kind ? `[data-testid="event-row"][data-kind="${kind}"]` : '[data-testid="event-row"]');
 
-  beforeAll(async () => {
-    // The job runner of the test app: a short poll so a scheduled job runs within the test; a long tick, so the
-    // scheduled housekeeping runs once at most.
-    [app, browser] = await Promise.all([startWebApp({ JOBS_POLL_MS: '100', JOBS_TICK_MS: '3600000' }), launchBrowser()]);
-    app.services.jobs.start();
-    w = await openPage(browser);
-    page = w.page;
-    await signInThroughForm(page, app.url, 'admin', 'admin-secret');
-  }, BROWSER_SETUP_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  // The job runner of the test app: a short poll so a scheduled job runs within the test; a long tick, so the
+  // scheduled housekeeping runs once at most.
+  const env = { JOBS_POLL_MS: '100', JOBS_TICK_MS: '3600000' };
+  useSignedInBrowser(
+    { user: ADMIN, env, prepare: (a) => a.services.jobs.start() },
+    (s) => ({ app, browser, webPage: w, page } = s),
+  );
 
   it('schedules a job from the list of operations and shows it reach SUCCESS (M1, M2)', async () => {
     await page.getByTestId('nav-maintenance').click();

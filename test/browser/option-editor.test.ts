@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, textOf, unexpected, useSignedInBrowser, type WebApp, type WebPage } from '../helpers/browser.ts';
 import { basic } from '../helpers/test-app.ts';
 
 const FE = '/rest/trackercustomfieldeditorplugin/1';
@@ -12,10 +12,7 @@ interface Opt {
 }
 
 describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)', () => {
-  let app: WebApp;
-  let browser: Browser;
-  let w: WebPage;
-  let page: Page;
+  let app: WebApp, w: WebPage, page: Page;
 
   /** The list as the server holds it (U4 / C1), over REST with Basic. */
   const list = async (fieldId: number, parent?: number, context = 'default'): Promise<Opt[]> => {
@@ -38,18 +35,17 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
     );
   };
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
-    // A grant for alice on the multi select, so its default can be edited too.
-    await app.http.put(`${FE}/admin/customfields/10003`).set('Authorization', app.adminAuth).send({ userlist: ['alice'], grouplist: [] }).expect(200);
-    w = await openPage(browser);
-    page = w.page;
-    await signInThroughForm(page, app.url, 'alice', 'alice');
-  }, BROWSER_SETUP_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  // A grant for alice on the multi select, so its default can be edited too.
+  const grantAlice = (a: WebApp) =>
+    a.http
+      .put(`${FE}/admin/customfields/10003`)
+      .set('Authorization', a.adminAuth)
+      .send({ userlist: ['alice'], grouplist: [] })
+      .expect(200);
+  useSignedInBrowser(
+    { user: { name: 'alice', password: 'alice' }, prepare: grantAlice },
+    (s) => ({ app, webPage: w, page } = s),
+  );
 
   it('goes from the field list to a field, its contexts and the option editor', async () => {
     await page.getByTestId('nav-fields').click();

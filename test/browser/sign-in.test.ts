@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp } from '../helpers/browser.ts';
+import { hasChromium, openPage, signInThroughForm, textOf, unexpected, useAppAndBrowser, type WebApp } from '../helpers/browser.ts';
 import { uniq } from '../helpers/test-app.ts';
 
 describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () => {
-  let app: WebApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startWebApp({ MAX_AUTH_ATTEMPTS: '3' }), launchBrowser()]);
-  }, BROWSER_SETUP_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  let app: WebApp, browser: Browser;
+  useAppAndBrowser({ env: { MAX_AUTH_ATTEMPTS: '3' } }, (s) => ({ app, browser } = s));
 
   it('serves the page and its assets from the app itself, with nothing from another origin', async () => {
     const { page, context, problems } = await openPage(browser);
@@ -150,15 +143,8 @@ describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () 
 });
 
 describe.skipIf(!hasChromium)('the interface under a context path', () => {
-  let app: WebApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startWebApp({}, '/tracker'), launchBrowser()]);
-  }, BROWSER_SETUP_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  let app: WebApp, browser: Browser;
+  useAppAndBrowser({ contextPath: '/tracker' }, (s) => ({ app, browser } = s));
 
   it('serves the page under the context path and keeps the cookie there', async () => {
     const { page, context, problems } = await openPage(browser);

@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { BROWSER_SETUP_MS, hasChromium, launchBrowser, openPage, signInThroughForm, startWebApp, textOf, unexpected, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, textOf, unexpected, useSignedInBrowser, type WebApp, type WebPage } from '../helpers/browser.ts';
 import { basic } from '../helpers/test-app.ts';
 
 const ALICE = basic('alice', 'alice');
 const MACRO = '5f3c2a4e-1d2b-4c6a-9e8f-000000001001';
 
 describe.skipIf(!hasChromium)('access tokens and code boxes in the browser (alice, demo data)', () => {
-  let app: WebApp;
-  let browser: Browser;
-  let w: WebPage;
-  let page: Page;
+  let app: WebApp, w: WebPage, page: Page;
   const tokens = async () => (await app.http.get('/rest/pat/latest/tokens').set('Authorization', ALICE).expect(200)).body as { id: number; name: string; expiringAt?: string; scope?: string }[];
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
-    w = await openPage(browser);
-    page = w.page;
-    await signInThroughForm(page, app.url, 'alice', 'alice');
-  }, BROWSER_SETUP_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  useSignedInBrowser({ user: { name: 'alice', password: 'alice' } }, (s) => ({ app, webPage: w, page } = s));
 
   it('creates a token with a name and an expiry, shows the raw token once, and it works as Bearer', async () => {
     await page.getByTestId('nav-tokens').click();

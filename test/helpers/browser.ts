@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createHttpServer } from '../../src/server.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { freePort } from './server-process.ts';
@@ -95,3 +96,58 @@ export async function textOf(locator: import('playwright-core').Locator): Promis
 
 /** Time allowed for a browser test file's setup (a demo database, the app and chromium) on a busy machine. */
 export const BROWSER_SETUP_MS = 180_000;
+
+export interface AppAndBrowser {
+  app: WebApp;
+  browser: Browser;
+}
+
+/**
+ * The setup every browser test file shares: a `beforeAll` that starts the app (`startWebApp(env, contextPath)`) and
+ * chromium side by side and hands both to `ready` (the file keeps them in its own variables), and an `afterAll` that
+ * closes both.
+ */
+export function useAppAndBrowser(
+  opts: { env?: Record<string, string>; contextPath?: string },
+  ready: (s: AppAndBrowser) => void,
+): void {
+  let app: WebApp | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startWebApp(opts.env, opts.contextPath), launchBrowser()]);
+    ready({ app, browser });
+  }, BROWSER_SETUP_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+}
+
+export interface SignedInBrowser extends AppAndBrowser {
+  webPage: WebPage;
+  /** `webPage.page`, signed in. */
+  page: Page;
+}
+
+/**
+ * `useAppAndBrowser`, then one page signed in: a second `beforeAll` runs `prepare` on the app, opens a page
+ * (`openPage`), signs `user` in through the form and hands all to `ready`.
+ */
+export function useSignedInBrowser(
+  opts: {
+    user: { name: string; password: string };
+    env?: Record<string, string>;
+    prepare?: (app: WebApp) => unknown;
+  },
+  ready: (s: SignedInBrowser) => void,
+): void {
+  let started: AppAndBrowser;
+  useAppAndBrowser({ env: opts.env }, (s) => (started = s));
+  beforeAll(async () => {
+    const { app, browser } = started;
+    await opts.prepare?.(app);
+    const webPage = await openPage(browser);
+    await signInThroughForm(webPage.page, app.url, opts.user.name, opts.user.password);
+    ready({ app, browser, webPage, page: webPage.page });
+  }, BROWSER_SETUP_MS);
+}

@@ -70,3 +70,70 @@ export function Pager({ page, onStart }: { page: Page; onStart: (startAt: number
     </nav>
   );
 }
+
+/** The name filter above a list (U1, A1, the jobs of M1); on each change the caller goes back to page one. */
+export function FilterField({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  return (
+    <label class="inline">
+      Filter
+      <input
+        type="search"
+        value={value}
+        placeholder="Part of the name"
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+/** The order of a list: its `orderBy` values with their labels, in menu order; the caller goes back to page one. */
+export function OrderField({
+  value,
+  orders,
+  onChange,
+}: {
+  value: string;
+  orders: readonly (readonly [value: string, label: string])[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label class="inline">
+      Order
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        {orders.map(([v, label]) => (
+          <option key={v} value={v}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A `table.list` with one header row of column names; `wide` names the column hidden on narrow screens. */
+export function ListTable({
+  class: cls,
+  columns,
+  wide,
+  children,
+}: {
+  class: string;
+  columns: readonly string[];
+  wide?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <table class={cls}>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col" class={c === wide ? 'wide' : undefined}>
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, FE, qs } from '../api.ts';
+import { useDebouncedGet } from '../debounced-get.ts';
 import type { FieldRecord } from '../fieldeditor.ts';
-import { href } from '../router.ts';
-import { ErrorMessage, Loading, Pager } from '../ui.tsx';
-import { shortType } from './fields.tsx';
+import { FieldRow } from '../field-row.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, OrderField, Pager } from '../ui.tsx';
 
 interface Grants {
   userlist: string[];
@@ -21,28 +21,19 @@ interface AdminPage {
 }
 
 const PAGE_SIZE = 20;
+const ORDERS = [
+  ['+name', 'Name A → Z'],
+  ['-name', 'Name Z → A'],
+] as const;
 
 /** A1 (paged, filter, order) and the only-admins-may-delete setting. Administrators only (the API checks too). */
 export function AdminFieldsScreen() {
   const [filter, setFilter] = useState('');
   const [order, setOrder] = useState('+name');
   const [startAt, setStartAt] = useState(0);
-  const [page, setPage] = useState<AdminPage>();
-  const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      api<AdminPage>('GET', `${FE}/admin/customfields${qs({ startAt, maxResults: PAGE_SIZE, filter, orderBy: order })}`).then(
-        (p) => live && (setPage(p), setError(undefined)),
-        (e) => live && setError(errorText(e)),
-      );
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [filter, order, startAt]);
+  const { data: page, error } = useDebouncedGet<AdminPage>(
+    `${FE}/admin/customfields${qs({ startAt, maxResults: PAGE_SIZE, filter, orderBy: order })}`,
+  );
 
   return (
     <section aria-labelledby="admin-title">
@@ -50,44 +41,25 @@ export function AdminFieldsScreen() {
       <DeleteSetting />
       <h2>Fields and grants</h2>
       <div class="toolbar">
-        <label class="inline">
-          Filter
-          <input type="search" value={filter} placeholder="Part of the name" onInput={(e) => (setFilter(e.currentTarget.value), setStartAt(0))} />
-        </label>
-        <label class="inline">
-          Order
-          <select value={order} onChange={(e) => (setOrder(e.currentTarget.value), setStartAt(0))}>
-            <option value="+name">Name A → Z</option>
-            <option value="-name">Name Z → A</option>
-          </select>
-        </label>
+        <FilterField value={filter} onInput={(v) => (setFilter(v), setStartAt(0))} />
+        <OrderField value={order} orders={ORDERS} onChange={(v) => (setOrder(v), setStartAt(0))} />
       </div>
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
       {page && (
         <>
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Type</th>
-                <th scope="col">Global grants</th>
-                <th scope="col" class="wide">Context grants</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.values.map((f) => (
-                <tr key={f.fieldId} data-testid="field-row" data-field-id={f.fieldId}>
-                  <td>
-                    <a href={href('admin', f.fieldId)}>{f.fieldName}</a>
-                  </td>
-                  <td>{shortType(f.fieldType)}</td>
-                  <td>{summary(f.globalPermission)}</td>
-                  <td class="wide">{f.contextPermissions.map((c) => `${c.context.contextName}: ${summary(c)}`).join('; ') || '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ListTable
+            class="list"
+            columns={['Field', 'Type', 'Global grants', 'Context grants']}
+            wide="Context grants"
+          >
+            {page.values.map((f) => (
+              <FieldRow key={f.fieldId} field={f} route="admin">
+                <td>{summary(f.globalPermission)}</td>
+                <td class="wide">{f.contextPermissions.map((c) => `${c.context.contextName}: ${summary(c)}`).join('; ') || '—'}</td>
+              </FieldRow>
+            ))}
+          </ListTable>
           <Pager page={page} onStart={setStartAt} />
         </>
       )}

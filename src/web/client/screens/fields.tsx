@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, FE, qs } from '../api.ts';
+import { useState } from 'preact/hooks';
+import { FE, qs } from '../api.ts';
+import { useDebouncedGet } from '../debounced-get.ts';
 import type { FieldPage } from '../fieldeditor.ts';
-import { href } from '../router.ts';
-import { ErrorMessage, Loading, Pager } from '../ui.tsx';
+import { FieldRow } from '../field-row.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, Pager } from '../ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -10,30 +11,14 @@ const PAGE_SIZE = 20;
 export function FieldsScreen() {
   const [filter, setFilter] = useState('');
   const [startAt, setStartAt] = useState(0);
-  const [page, setPage] = useState<FieldPage>();
-  const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      api<FieldPage>('GET', `${FE}/user/customfields${qs({ startAt, maxResults: PAGE_SIZE, filter })}`).then(
-        (p) => live && (setPage(p), setError(undefined)),
-        (e) => live && setError(errorText(e)),
-      );
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [filter, startAt]);
+  const { data: page, error } = useDebouncedGet<FieldPage>(
+    `${FE}/user/customfields${qs({ startAt, maxResults: PAGE_SIZE, filter })}`,
+  );
 
   return (
     <section aria-labelledby="fields-title">
       <h1 id="fields-title">Fields you may edit</h1>
-      <label class="inline">
-        Filter
-        <input type="search" value={filter} placeholder="Part of the name" onInput={(e) => (setFilter(e.currentTarget.value), setStartAt(0))} />
-      </label>
+      <FilterField value={filter} onInput={(v) => (setFilter(v), setStartAt(0))} />
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
       {page && (
@@ -41,26 +26,13 @@ export function FieldsScreen() {
           {page.values.length === 0 ? (
             <p class="muted">No field matches. An administrator grants the right to edit a field's options.</p>
           ) : (
-            <table class="list">
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">Type</th>
-                  <th scope="col" class="wide">Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.values.map((f) => (
-                  <tr key={f.fieldId} data-testid="field-row" data-field-id={f.fieldId}>
-                    <td>
-                      <a href={href('fields', f.fieldId)}>{f.fieldName}</a>
-                    </td>
-                    <td>{shortType(f.fieldType)}</td>
-                    <td class="wide">{f.fieldDescription}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ListTable class="list" columns={['Field', 'Type', 'Description']} wide="Description">
+              {page.values.map((f) => (
+                <FieldRow key={f.fieldId} field={f} route="fields">
+                  <td class="wide">{f.fieldDescription}</td>
+                </FieldRow>
+              ))}
+            </ListTable>
           )}
           <Pager page={page} onStart={setStartAt} />
         </>
@@ -68,5 +40,3 @@ export function FieldsScreen() {
     </section>
   );
 }
-
-export const shortType = (t: string) => (t.includes(':') ? t.slice(t.lastIndexOf(':') + 1) : t);

@@ -2,7 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorText, FE, qs } from '../api.ts';
 import { href } from '../router.ts';
-import { ErrorMessage, Loading, Notice, Pager } from '../ui.tsx';
+import { useDebouncedGet } from '../debounced-get.ts';
+import { ErrorMessage, FilterField, ListTable, Loading, Notice, OrderField, Pager } from '../ui.tsx';
 // The names M2 accepts. The server tells them only in its 400 answer, so the client shares the server's constants
 // module (plain strings, no server dependency; it adds a few hundred bytes to the bundle).
 import { ACTION, ACTION_NAMES, JOB, JOB_NAMES } from '../../../fieldeditor/maintenance/jobs/job-names.ts';
@@ -81,6 +82,9 @@ interface Paged<T> {
   values: T[];
 }
 
+/** A 401 or 403: the view then shows that answer alone. */
+const refused = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
+
 interface About {
   label: string;
   /** Asked before an action that cannot be undone. */
@@ -105,6 +109,13 @@ const ABOUT: Record<string, About> = {
 };
 
 const JOB_PAGE = 20;
+const JOB_ORDERS = [
+  ['+name', 'Name A → Z'],
+  ['-scheduledTime', 'Recently scheduled first'],
+  ['-finishedTime', 'Recently finished first'],
+  ['+status', 'Status'],
+] as const;
+const JOB_COLUMNS = ['Job', 'Status', 'Scheduled', 'Started', 'Finished', 'Message'];
 const POLL_MS = 1500;
 const POLLS = 40;
 const active = (j: JobEntry) => j.status === 'SCHEDULED' || j.status === 'RUNNING';
@@ -113,28 +124,15 @@ function JobsView() {
   const [filter, setFilter] = useState('');
   const [order, setOrder] = useState('+name');
   const [startAt, setStartAt] = useState(0);
-  const [page, setPage] = useState<Paged<JobEntry>>();
-  const [error, setError] = useState<string>();
   const [denied, setDenied] = useState(false);
   const [version, setVersion] = useState(0);
   // How many more times the list is read again while a job is scheduled or running.
   const [polls, setPolls] = useState(POLLS);
   const [notice, setNotice] = useState<string>();
   const [busy, setBusy] = useState<string>();
-
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      api<Paged<JobEntry>>('GET', `${M}/jobs${qs({ startAt, maxResults: JOB_PAGE, filter, orderBy: order })}`).then(
-        (p) => live && (setPage(p), setError(undefined)),
-        (e) => live && (setError(errorText(e)), setDenied(e instanceof ApiError && (e.status === 401 || e.status === 403))),
-      );
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [filter, order, startAt, version]);
+  const path = `${M}/jobs${qs({ startAt, maxResults: JOB_PAGE, filter, orderBy: order })}`;
+  const onError = (e: unknown) => setDenied(refused(e));
+  const { data: page, error, setError } = useDebouncedGet<Paged<JobEntry>>(path, version, onError);
 
   useEffect(() => {
     if (!page || polls <= 0 || !page.values.some(active)) return;
@@ -210,19 +208,8 @@ function JobsView() {
       </div>
       <h2>Jobs</h2>
       <div class="toolbar">
-        <label class="inline">
-          Filter
-          <input type="search" value={filter} placeholder="Part of the name" onInput={(e) => (setFilter(e.currentTarget.value), setStartAt(0))} />
-        </label>
-        <label class="inline">
-          Order
-          <select value={order} onChange={(e) => (setOrder(e.currentTarget.value), setStartAt(0))}>
-            <option value="+name">Name A → Z</option>
-            <option value="-scheduledTime">Recently scheduled first</option>
-            <option value="-finishedTime">Recently finished first</option>
-            <option value="+status">Status</option>
-          </select>
-        </label>
+        <FilterField value={filter} onInput={(v) => (setFilter(v), setStartAt(0))} />
+        <OrderField value={order} orders={JOB_ORDERS} onChange={(v) => (setOrder(v), setStartAt(0))} />
         <button type="button" data-testid="jobs-refresh" onClick={() => (setPolls(POLLS), setVersion((v) => v + 1))}>
           Refresh
         </button>
@@ -231,50 +218,38 @@ function JobsView() {
       {!page && !error && <Loading />}
       {page && page.total === 0 && <Notice>No job has been scheduled yet.</Notice>}
       {page && page.values.length > 0 && (
-        <table class="list stack">
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Status</th>
-              <th scope="col">Scheduled</th>
-              <th scope="col">Started</th>
-              <th scope="col">Finished</th>
-              <th scope="col">Message</th>
+        <ListTable class="list stack" columns={JOB_COLUMNS}>
+          {page.values.map((j) => (
+            <tr key={j.name} data-testid="job-row" data-job-name={j.name} data-status={j.status}>
+              <Cell label="Job">
+                <span class="name">{j.name}</span>
+                {j.runs !== undefined && (
+                  <>
+                    {' '}
+                    <span class="muted small-text">· {j.runs === 1 ? '1 run' : `${j.runs} runs`}</span>
+                  </>
+                )}
+              </Cell>
+              <Cell label="Status">
+                <span class={`status status-${j.status.toLowerCase()}`} data-testid="job-status">
+                  {j.status}
+                </span>
+              </Cell>
+              <Cell label="Scheduled">
+                <Time value={j.scheduledTime} />
+              </Cell>
+              <Cell label="Started">
+                <Time value={j.startedTime} />
+              </Cell>
+              <Cell label="Finished">
+                <Time value={j.finishedTime} />
+              </Cell>
+              <Cell label="Message" cls="message" title={j.node ? `node ${j.node}` : undefined}>
+                {j.message || <span class="muted">—</span>}
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {page.values.map((j) => (
-              <tr key={j.name} data-testid="job-row" data-job-name={j.name} data-status={j.status}>
-                <Cell label="Job">
-                  <span class="name">{j.name}</span>
-                  {j.runs !== undefined && (
-                    <>
-                      {' '}
-                      <span class="muted small-text">· {j.runs === 1 ? '1 run' : `${j.runs} runs`}</span>
-                    </>
-                  )}
-                </Cell>
-                <Cell label="Status">
-                  <span class={`status status-${j.status.toLowerCase()}`} data-testid="job-status">
-                    {j.status}
-                  </span>
-                </Cell>
-                <Cell label="Scheduled">
-                  <Time value={j.scheduledTime} />
-                </Cell>
-                <Cell label="Started">
-                  <Time value={j.startedTime} />
-                </Cell>
-                <Cell label="Finished">
-                  <Time value={j.finishedTime} />
-                </Cell>
-                <Cell label="Message" cls="message" title={j.node ? `node ${j.node}` : undefined}>
-                  {j.message || <span class="muted">—</span>}
-                </Cell>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       )}
       {page && page.total > page.maxResults && <Pager page={page} onStart={setStartAt} />}
     </>
@@ -307,6 +282,7 @@ const NO_FILTERS: Filters = { from: '', to: '', kind: '', actor: '', fieldId: ''
 /** Suggestions for the kind filter (docs/maintenance.md); any kind or family can be typed. */
 const KINDS = ['option.*', 'default.*', 'context.*', 'grant.*', 'grants.replaced', 'settings.changed', 'job.*', 'jobs.force_failed', 'event_log.*', 'user.deleted', 'group.deleted'];
 const EVENT_PAGE = 25;
+const EVENT_COLUMNS = ['Time', 'User', 'Kind', 'Field / context', 'Target', 'Change'];
 
 /** A `datetime-local` value (the reader's time zone) as the ISO instant the API takes. */
 const instant = (local: string) => {
@@ -337,7 +313,7 @@ function EventLogView() {
     });
     api<Paged<EventEntry>>('GET', `${M}/event_log_entries${query}`).then(
       (p) => live && (setPage(p), setError(undefined)),
-      (e) => live && (setPage(undefined), setError(errorText(e)), setDenied(e instanceof ApiError && (e.status === 401 || e.status === 403))),
+      (e) => live && (setPage(undefined), setError(errorText(e)), setDenied(refused(e))),
     );
     return () => {
       live = false;
@@ -404,47 +380,35 @@ function EventLogView() {
       {page && page.values.length > 0 && (
         <>
           <Pager page={page} onStart={setStartAt} />
-          <table class="list stack events">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">User</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Field / context</th>
-                <th scope="col">Target</th>
-                <th scope="col">Change</th>
+          <ListTable class="list stack events" columns={EVENT_COLUMNS}>
+            {page.values.map((e) => (
+              <tr key={e.id} data-testid="event-row" data-event-id={e.id} data-kind={e.kind} data-actor={e.actor}>
+                <Cell label="Time">
+                  <Time value={e.time} />
+                </Cell>
+                <Cell label="User" testId="event-actor">
+                  {e.actor}
+                </Cell>
+                <Cell label="Kind">
+                  <code data-testid="event-kind">{e.kind}</code>
+                </Cell>
+                <Cell label="Field / context">
+                  {e.fieldId === null ? (
+                    <span class="muted">—</span>
+                  ) : (
+                    <>
+                      <a href={href('admin', e.fieldId)}>{e.fieldId}</a>
+                      {e.contextId !== null && <span> / {e.contextId}</span>}
+                    </>
+                  )}
+                </Cell>
+                <Cell label="Target">{targetText(e.target)}</Cell>
+                <Cell label="Change" cls="change">
+                  <Change before={e.before} after={e.after} />
+                </Cell>
               </tr>
-            </thead>
-            <tbody>
-              {page.values.map((e) => (
-                <tr key={e.id} data-testid="event-row" data-event-id={e.id} data-kind={e.kind} data-actor={e.actor}>
-                  <Cell label="Time">
-                    <Time value={e.time} />
-                  </Cell>
-                  <Cell label="User" testId="event-actor">
-                    {e.actor}
-                  </Cell>
-                  <Cell label="Kind">
-                    <code data-testid="event-kind">{e.kind}</code>
-                  </Cell>
-                  <Cell label="Field / context">
-                    {e.fieldId === null ? (
-                      <span class="muted">—</span>
-                    ) : (
-                      <>
-                        <a href={href('admin', e.fieldId)}>{e.fieldId}</a>
-                        {e.contextId !== null && <span> / {e.contextId}</span>}
-                      </>
-                    )}
-                  </Cell>
-                  <Cell label="Target">{targetText(e.target)}</Cell>
-                  <Cell label="Change" cls="change">
-                    <Change before={e.before} after={e.after} />
-                  </Cell>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
           <Pager page={page} onStart={setStartAt} />
         </>
       )}
