@@ -32,6 +32,23 @@ export interface ContentSummary {
 
 const ROW = ['id', 'type', 'status', 'title', 'space_id', 'parent_id', 'container_id', 'version', 'body'];
 
+/** Contents joined to what a ContentRecord adds: the space, and the user who saved the current version. */
+const recordSource = (q: Knex) =>
+  q('contents as c')
+    .join('spaces as s', 's.id', 'c.space_id')
+    .leftJoin('content_versions as v', (j) => j.on('v.content_id', 'c.id').andOn('v.number', 'c.version'))
+    .leftJoin('users as u', 'u.id', 'v.created_by');
+
+/** The columns of a ContentRecord, over `recordSource`'s aliases. */
+const RECORD_COLUMNS = ROW.map((col) => `c.${col}`).concat([
+  'c.updated_at',
+  's.key as space_key',
+  's.name as space_name',
+  's.description as space_description',
+  'u.name as editor_name',
+  'u.display_name as editor_display_name',
+]);
+
 /** Table access for contents, their versions and the code-box index. */
 export const contentRepository = {
   async findRow(q: Knex, id: number): Promise<ContentRow | undefined> {
@@ -39,41 +56,13 @@ export const contentRepository = {
   },
 
   async findRecord(q: Knex, id: number): Promise<ContentRecord | undefined> {
-    return (await q('contents as c')
-      .join('spaces as s', 's.id', 'c.space_id')
-      .leftJoin('content_versions as v', (j) => j.on('v.content_id', 'c.id').andOn('v.number', 'c.version'))
-      .leftJoin('users as u', 'u.id', 'v.created_by')
-      .where('c.id', id)
-      .first(
-        ROW.map((col) => `c.${col}`).concat([
-          'c.updated_at',
-          's.key as space_key',
-          's.name as space_name',
-          's.description as space_description',
-          'u.name as editor_name',
-          'u.display_name as editor_display_name',
-        ]),
-      )) as ContentRecord | undefined;
+    return (await recordSource(q).where('c.id', id).first(RECORD_COLUMNS)) as ContentRecord | undefined;
   },
 
   /** Records of several contents, in the order of `ids`. */
   async findRecords(q: Knex, ids: number[]): Promise<ContentRecord[]> {
     if (ids.length === 0) return [];
-    const rows = (await q('contents as c')
-      .join('spaces as s', 's.id', 'c.space_id')
-      .leftJoin('content_versions as v', (j) => j.on('v.content_id', 'c.id').andOn('v.number', 'c.version'))
-      .leftJoin('users as u', 'u.id', 'v.created_by')
-      .whereIn('c.id', ids)
-      .select(
-        ROW.map((col) => `c.${col}`).concat([
-          'c.updated_at',
-          's.key as space_key',
-          's.name as space_name',
-          's.description as space_description',
-          'u.name as editor_name',
-          'u.display_name as editor_display_name',
-        ]),
-      )) as ContentRecord[];
+    const rows = (await recordSource(q).whereIn('c.id', ids).select(RECORD_COLUMNS)) as ContentRecord[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   },

@@ -1,6 +1,5 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
-import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
 import { createApp, createRequestListener } from '../../src/app.ts';
@@ -10,6 +9,7 @@ import { createLogger } from '../../src/platform/log/logger.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
 import { createUser, tokenFor, type TestUser, type UserOptions } from './directory-fixtures.ts';
 import { createTestDb } from './test-db.ts';
+import { perDescribe } from './per-describe.ts';
 
 export { basic, bearer, type TestUser } from './directory-fixtures.ts';
 
@@ -87,18 +87,11 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
  * hooks have run (the port of a local server); hooks run in the order they are registered.
  */
 export function useTestApp(env: TestEnv | (() => TestEnv) = {}): TestApp {
-  let current: TestApp | undefined;
-  beforeAll(async () => {
-    current = await createTestApp(typeof env === 'function' ? env() : env);
-  });
-  afterAll(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  const app = (): TestApp => {
-    if (current === undefined) throw new Error('useTestApp: the app exists only in hooks and tests after its beforeAll');
-    return current;
-  };
+  const app = perDescribe(
+    'useTestApp: the app',
+    () => createTestApp(typeof env === 'function' ? env() : env),
+    (made) => made.close(),
+  );
   return {
     get app() {
       return app().app;

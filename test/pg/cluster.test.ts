@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { useServerCluster } from '../helpers/server-cluster.ts';
 import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -23,22 +24,17 @@ function metricSum(text: string, name: string, labels = ''): number {
 }
 
 describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
-  let db: Awaited<ReturnType<typeof emptyDatabase>>;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  beforeAll(async () => {
-    db = await emptyDatabase();
-    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN };
+  const cluster = useServerCluster({
+    prefix: 'cluster',
+    env: { ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN },
+    nodes: [{}, {}],
     // Both start at the same moment on an empty database: migrations, first admin and demo must happen once.
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
+    start: 'together',
   });
+  const [a, b] = cluster.nodes;
 
   it('migrated and seeded once although both started together', async () => {
-    const c = new pg.Client({ connectionString: db.url });
+    const c = new pg.Client({ connectionString: cluster.databaseUrl });
     await c.connect();
     try {
       const users = await c.query<{ name: string }>('select name from users order by name');

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { createEmptyPgDatabase } from '../helpers/test-db.ts';
+import { runCli, type ServerProcess } from '../helpers/server-process.ts';
+import { useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const BUSY_MS = 1500;
 const admin = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
 const preload = path.resolve(import.meta.dirname, '../helpers/busy-on-signal.mjs');
-
-const emptyDatabase = () => createEmptyPgDatabase('busy');
 
 /** Makes `node`'s main thread spin for BUSY_MS and resolves once it has begun. */
 async function makeBusy(node: ServerProcess): Promise<void> {
@@ -24,19 +22,13 @@ async function makeBusy(node: ServerProcess): Promise<void> {
 // Issue 15, point 5: a write waits for every node to acknowledge it, but the acknowledgement comes from each
 // node's listener thread, not from its (possibly busy) main thread.
 describe.skipIf(!onPostgres)('a busy node does not slow the writes of the cluster', () => {
-  let db: Awaited<ReturnType<typeof emptyDatabase>>;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  beforeAll(async () => {
-    db = await emptyDatabase();
-    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' };
-    a = await startServerProcess(env);
-    b = await startServerProcess({ ...env, NODE_OPTIONS: `--import ${preload}`, BUSY_MS: String(BUSY_MS) });
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
+  // b spins its main thread on SIGUSR2 (helpers/busy-on-signal.mjs).
+  const cluster = useServerCluster({
+    prefix: 'busy',
+    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' },
+    nodes: [{}, { NODE_OPTIONS: `--import ${preload}`, BUSY_MS: String(BUSY_MS) }],
   });
+  const [a, b] = cluster.nodes;
 
   it('a token revoked while another node is busy answers quickly, and the busy node refuses the token on its next request', async () => {
     const created = await fetch(`${a.url}/rest/pat/latest/tokens`, {
@@ -81,11 +73,11 @@ describe.skipIf(!onPostgres)('a busy node does not slow the writes of the cluste
 
   it('a password set from the command line while the servers run is refused on both on the next request', async () => {
     const bob = (p: string) => ({ Authorization: `Basic ${Buffer.from(`bob:${p}`).toString('base64')}` });
-    const add = await runCli(['user', 'add', 'bob', '--password', 'bob-first-pw'], { DATABASE_URL: db.url }).done;
+    const add = await runCli(['user', 'add', 'bob', '--password', 'bob-first-pw'], { DATABASE_URL: cluster.databaseUrl }).done;
     expect(add.code, add.output).toBe(0);
     for (const node of [a, b]) expect((await fetch(`${node.url}/rest/api/2/myself`, { headers: bob('bob-first-pw') })).status).toBe(200);
     // A short process: its change listener may not be connected yet when it announces the change.
-    const passwd = await runCli(['user', 'passwd', 'bob', '--password', 'bob-second-pw'], { DATABASE_URL: db.url }).done;
+    const passwd = await runCli(['user', 'passwd', 'bob', '--password', 'bob-second-pw'], { DATABASE_URL: cluster.databaseUrl }).done;
     expect(passwd.code, passwd.output).toBe(0);
     for (const node of [a, b]) expect((await fetch(`${node.url}/rest/api/2/myself`, { headers: bob('bob-first-pw') })).status).toBe(401);
   }, 60_000);

@@ -1,8 +1,8 @@
 // Every cached field-editor read (U2, U3, U4, U9, C1, U15) across two server processes on one PostgreSQL:
 // a write on A shows on B's very next request; a revoked grant or membership is refused on B's next request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { createEmptyPgDatabase } from '../helpers/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import type { ServerProcess } from '../helpers/server-process.ts';
+import { useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -11,22 +11,13 @@ const ALICE = basic('alice', 'alice');
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 const U = (field: number, ctx: number | string, rest = '') => `${FE}/user/customfields/${field}/contexts/${ctx}${rest}`;
 
-const emptyDatabase = () => createEmptyPgDatabase('fecluster');
-
 describe.skipIf(!onPostgres)('field-editor read caches across two server processes', () => {
-  let db: Awaited<ReturnType<typeof emptyDatabase>>;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  beforeAll(async () => {
-    db = await emptyDatabase();
-    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' };
-    a = await startServerProcess(env);
-    b = await startServerProcess(env);
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
-  });
+  const [a, b] = useServerCluster({
+    prefix: 'fecluster',
+    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' },
+    nodes: [{}, {}],
+    startTimeoutMs: 180_000,
+  }).nodes;
 
   const get = (node: ServerProcess, path: string, auth = ALICE, headers: Record<string, string> = {}) =>
     fetch(`${node.url}${path}`, { headers: { Authorization: auth, ...headers } });

@@ -1,12 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { createEmptyPgDatabase } from '../helpers/test-db.ts';
+import type { ServerProcess } from '../helpers/server-process.ts';
+import { useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ADMIN = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
 const M = '/rest/trackercustomfieldeditorplugin/1/maintenance';
 const SEARCH = 'JobIndexCustomFieldSearchTable';
+/** What every node of both clusters below runs with: ADMIN's password, no demo data, jobs polled every 100 ms. */
+const NODE_BASE_ENV = { ADMIN_PASSWORD: 'cluster-admin', DEMO: '0', JOBS_POLL_MS: '100' };
 
 interface JobEntry {
   name: string;
@@ -15,8 +17,6 @@ interface JobEntry {
   message: string | null;
   runs: number;
 }
-
-const emptyDatabase = () => createEmptyPgDatabase('jobs');
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
@@ -60,26 +60,15 @@ const ended = (node: ServerProcess, name: string, runs: number) =>
   });
 
 describe.skipIf(!onPostgres)('jobs on three server processes sharing one PostgreSQL', () => {
-  let db: Awaited<ReturnType<typeof emptyDatabase>>;
-  let nodes: ServerProcess[] = [];
-  beforeAll(async () => {
-    db = await emptyDatabase();
+  const cluster = useServerCluster({
+    prefix: 'jobs',
     // A run holds its claim 2.5 s before working, longer than the 1.5 s lease: runs only survive by renewing.
-    const env = {
-      DATABASE_URL: db.url,
-      ADMIN_PASSWORD: 'cluster-admin',
-      DEMO: '0',
-      JOBS_POLL_MS: '100',
-      JOBS_LEASE_MS: '1500',
-      JOBS_TICK_MS: '3600000',
-      JOBS_TEST_HOLD_MS: '2500',
-    };
-    nodes = await Promise.all([startServerProcess(env), startServerProcess(env), startServerProcess(env)]);
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all(nodes.map((n) => n.stop()));
-    await db?.drop();
+    env: { ...NODE_BASE_ENV, JOBS_LEASE_MS: '1500', JOBS_TICK_MS: '3600000', JOBS_TEST_HOLD_MS: '2500' },
+    nodes: [{}, {}, {}],
+    start: 'together',
   });
+  // The nodes still running: a test that kills or stops one takes it out.
+  let nodes: ServerProcess[] = [...cluster.nodes];
 
   it('runs a job requested on all three nodes at once exactly once, renewing its lease', async () => {
     const answers = await Promise.all(nodes.map((n) => operate(n, SEARCH)));
@@ -90,9 +79,9 @@ describe.skipIf(!onPostgres)('jobs on three server processes sharing one Postgre
     }
     const done = await ended(nodes[0]!, SEARCH, 1);
     expect(done).toMatchObject({ status: 'SUCCESS', runs: 1 });
-    const runs = await query<{ n: number }>(db.url, 'select count(*)::int as n from job_runs where job_name = $1', [SEARCH]);
+    const runs = await query<{ n: number }>(cluster.databaseUrl, 'select count(*)::int as n from job_runs where job_name = $1', [SEARCH]);
     expect(runs[0]!.n).toBe(1);
-    const scheduled = await query<{ n: number }>(db.url, "select count(*)::int as n from event_log where kind = 'job.scheduled' and target->>'name' = $1", [SEARCH]);
+    const scheduled = await query<{ n: number }>(cluster.databaseUrl, "select count(*)::int as n from event_log where kind = 'job.scheduled' and target->>'name' = $1", [SEARCH]);
     expect(scheduled[0]!.n).toBe(1);
   });
 
@@ -118,7 +107,7 @@ describe.skipIf(!onPostgres)('jobs on three server processes sharing one Postgre
     // Past the hold: the interrupted node noticed at its renewal and recorded nothing over the force-fail.
     await new Promise((r) => setTimeout(r, 3500));
     expect(await job(nodes[2]!, SEARCH)).toMatchObject({ status: 'FAILED', message: 'force-failed by admin', runs: 3 });
-    const run = await query<{ outcome: string }>(db.url, 'select outcome from job_runs where job_name = $1 order by ticket desc limit 1', [SEARCH]);
+    const run = await query<{ outcome: string }>(cluster.databaseUrl, 'select outcome from job_runs where job_name = $1 order by ticket desc limit 1', [SEARCH]);
     expect(run[0]!.outcome).toBe('FAILED');
   });
 
@@ -158,17 +147,13 @@ describe.skipIf(!onPostgres)('jobs on three server processes sharing one Postgre
 });
 
 describe.skipIf(!onPostgres)('scheduled jobs on three server processes', () => {
-  let db: Awaited<ReturnType<typeof emptyDatabase>>;
-  let nodes: ServerProcess[] = [];
-  beforeAll(async () => {
-    db = await emptyDatabase();
-    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '0', JOBS_POLL_MS: '100', JOBS_LEASE_MS: '3000', JOBS_TICK_MS: '1000' };
-    nodes = await Promise.all([startServerProcess(env), startServerProcess(env), startServerProcess(env)]);
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all(nodes.map((n) => n.stop()));
-    await db?.drop();
+  const cluster = useServerCluster({
+    prefix: 'jobs',
+    env: { ...NODE_BASE_ENV, JOBS_LEASE_MS: '3000', JOBS_TICK_MS: '1000' },
+    nodes: [{}, {}, {}],
+    start: 'together',
   });
+  const nodes = cluster.nodes;
 
   it('runs the event-log truncation once per tick across the cluster', async () => {
     const put = await fetch(`${nodes[0]!.url}${M}/event_log_entries/truncate_schedule`, {
@@ -186,16 +171,16 @@ describe.skipIf(!onPostgres)('scheduled jobs on three server processes', () => {
     });
     expect(off.status).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
-    const runs = await query<{ tick: number; node: string }>(db.url, "select tick::float8 as tick, node from job_runs where job_name = 'JobTruncateEventLog' order by tick");
+    const runs = await query<{ tick: number; node: string }>(cluster.databaseUrl, "select tick::float8 as tick, node from job_runs where job_name = 'JobTruncateEventLog' order by tick");
     expect(runs.length).toBeGreaterThanOrEqual(3);
     expect(new Set(runs.map((r) => r.tick)).size).toBe(runs.length);
     // Every node's timer saw every tick, yet each tick was scheduled, run and recorded once.
     const entries = await query<{ kind: string; n: number }>(
-      db.url,
+      cluster.databaseUrl,
       "select kind, count(*)::int as n from event_log where kind in ('job.scheduled', 'job.finished') and target->>'name' = 'JobTruncateEventLog' group by kind",
     );
-    const finished = await query<{ n: number }>(db.url, "select count(*)::int as n from job_runs where job_name = 'JobTruncateEventLog' and outcome = 'SUCCESS'");
-    const truncations = await query<{ n: number }>(db.url, "select count(*)::int as n from event_log where kind = 'event_log.truncated'");
+    const finished = await query<{ n: number }>(cluster.databaseUrl, "select count(*)::int as n from job_runs where job_name = 'JobTruncateEventLog' and outcome = 'SUCCESS'");
+    const truncations = await query<{ n: number }>(cluster.databaseUrl, "select count(*)::int as n from event_log where kind = 'event_log.truncated'");
     const byKind = Object.fromEntries(entries.map((e) => [e.kind, e.n]));
     expect(byKind['job.scheduled']).toBe(runs.length);
     expect(truncations[0]!.n).toBe(finished[0]!.n);

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { createEmptyPgDatabase } from '../helpers/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const NO_CHECK = { 'X-Atlassian-Token': 'no-check' };
-
-const emptyDatabase = () => createEmptyPgDatabase('websess');
 
 async function signIn(url: string, username: string, password: string): Promise<string> {
   const res = await fetch(`${url}/rest/auth/1/session`, {
@@ -18,19 +15,11 @@ async function signIn(url: string, username: string, password: string): Promise<
 }
 
 describe.skipIf(!onPostgres)('a web session on two server processes sharing one PostgreSQL', () => {
-  let db: Awaited<ReturnType<typeof emptyDatabase>>;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  beforeAll(async () => {
-    db = await emptyDatabase();
-    const env = { DATABASE_URL: db.url, ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' };
-    a = await startServerProcess(env);
-    b = await startServerProcess(env);
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
-  });
+  const [a, b] = useServerCluster({
+    prefix: 'websess',
+    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' },
+    nodes: [{}, {}],
+  }).nodes;
 
   it('a session created on one process works on the other, and a sign-out on either ends it on both', async () => {
     const cookie = await signIn(a.url, 'alice', 'alice');

@@ -4,7 +4,8 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { Logger } from '../log/logger.ts';
 import { CHANGE_LISTENER_SOURCE } from './change-listener.worker.ts';
-import { EPOCH_CELL, LIVE_CELL, TopicCounters, topicSlot } from './topic-counters.ts';
+import { InProcessChanges } from './in-process-changes.ts';
+import { EPOCH_CELL, LIVE_CELL, topicSlot } from './topic-counters.ts';
 
 /**
  * Tells every process of a cluster that data behind an in-process cache changed ("directory", "wiki" …),
@@ -50,34 +51,16 @@ export interface FeedObserver {
   acknowledged(seconds: number, complete: boolean): void;
 }
 
-class Listeners {
-  private readonly byTopic = new Map<string, Set<() => void>>();
-
-  on(topic: string, fn: () => void): () => void {
-    let set = this.byTopic.get(topic);
-    if (!set) this.byTopic.set(topic, (set = new Set()));
-    set.add(fn);
-    return () => set.delete(fn);
-  }
-
-  fire(topic: string | undefined): void {
-    const sets = topic === undefined ? [...this.byTopic.values()] : [this.byTopic.get(topic)];
-    for (const set of sets) for (const fn of set ?? []) fn();
-  }
-}
-
 /** One process owns the database (PGlite): local delivery is complete. */
 export class LocalChangeFeed implements ChangeFeed {
   readonly live = true;
   observer: FeedObserver | undefined;
-  private readonly listeners = new Listeners();
-  private readonly counters = new TopicCounters();
-  on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
-  counter = (topics: readonly string[]) => this.counters.reader(topics);
+  private readonly inProcess = new InProcessChanges(false);
+  on = (topic: string, fn: () => void) => this.inProcess.on(topic, fn);
+  counter = (topics: readonly string[]) => this.inProcess.counter(topics);
   async publish(topic: string): Promise<void> {
     this.observer?.sent();
-    this.counters.bump(topic);
-    this.listeners.fire(topic);
+    this.inProcess.changed(topic);
   }
   async close(): Promise<void> {}
 }
@@ -99,8 +82,8 @@ type WorkerMessage =
  * while. The main thread reads the counters (caches) and asks the worker to publish.
  */
 export class PgChangeFeed implements ChangeFeed {
-  private readonly counters = new TopicCounters(true);
-  private readonly listeners = new Listeners();
+  private readonly inProcess = new InProcessChanges(true);
+  private readonly counters = this.inProcess.counters;
   private readonly waiting = new Map<number, (m: { seconds?: number; complete?: boolean }) => void>();
   private readonly nodeId = randomUUID();
   private readonly pgPath = createRequire(import.meta.url).resolve('pg');
@@ -130,13 +113,12 @@ export class PgChangeFeed implements ChangeFeed {
     return this.counters.live;
   }
 
-  on = (topic: string, fn: () => void) => this.listeners.on(topic, fn);
-  counter = (topics: readonly string[]) => this.counters.reader(topics);
+  on = (topic: string, fn: () => void) => this.inProcess.on(topic, fn);
+  counter = (topics: readonly string[]) => this.inProcess.counter(topics);
 
   async publish(topic: string): Promise<void> {
     this.observer?.sent();
-    this.counters.bump(topic);
-    this.listeners.fire(topic);
+    this.inProcess.changed(topic);
     if (this.deferred) {
       this.deferred = false;
       this.start();
@@ -203,8 +185,7 @@ export class PgChangeFeed implements ChangeFeed {
       // Treated like a lost connection: caches off and invalid until a new listener is up.
       this.worker = undefined;
       this.counters.live = false;
-      this.counters.bump();
-      this.listeners.fire(undefined);
+      this.inProcess.changed(undefined);
       this.settleWaiting();
       if (this.closed) return;
       this.log?.warn('change listener thread ended; restarting it');
@@ -222,10 +203,10 @@ export class PgChangeFeed implements ChangeFeed {
     } else if (m.type === 'changed') {
       if (m.topic === null) {
         if (this.live) this.restartMs = 500; // connected again
-        return this.listeners.fire(undefined);
+        return this.inProcess.runCallbacks(undefined);
       }
       this.observer?.received();
-      this.listeners.fire(m.topic);
+      this.inProcess.runCallbacks(m.topic);
     } else if (m.type === 'warn') {
       this.log?.warn({ err: m.err }, m.msg);
     }
