@@ -21,6 +21,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/app/data
 # scrypt needs 16 MB per hash on each libuv thread; two malloc arenas keep that from staying in RSS per thread.
 ENV MALLOC_ARENA_MAX=2
+# Large malloc blocks (compilers, compression) go back to the system when freed instead of staying in the heap.
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json ./
 COPY bin ./bin
@@ -35,4 +37,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/status').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The command line in a running container: docker compose exec app node dist/main.mjs help
-CMD ["node", "--enable-source-maps", "dist/main.mjs", "serve"]
+# A 4 MB young generation (V8 grows it to 16 MB under load, ~35 MB more RSS for no measured gain): docs/operations.md.
+CMD ["node", "--max-semi-space-size=4", "--enable-source-maps", "dist/main.mjs", "serve"]

@@ -32,6 +32,7 @@ import {
   ADMIN_USERNAME,
   BENCH_MAX_AUTH_ATTEMPTS,
   SERVER_MALLOC_ARENA_MAX,
+  SERVER_MALLOC_MMAP_THRESHOLD,
   SERVER_UV_THREADPOOL_SIZE,
   startAppServer,
   type Storage,
@@ -547,7 +548,7 @@ async function main(): Promise<void> {
     serverEntry: serverEntry(),
     embedded,
     cluster,
-    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
+    serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
   const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? [])];

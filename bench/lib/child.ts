@@ -44,8 +44,8 @@ export function spawnNode(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; port: number; stdio?: 'log' | 'pipe' },
 ): { child: ChildProcess; running: RunningChild } {
-  // A built bundle (the production start path, `npm start`) runs on plain node; TypeScript through tsx.
-  const runtime = /\.m?js$/.test(args[0] ?? '') ? ['--enable-source-maps'] : ['--import', 'tsx'];
+  // A built bundle (the production start path) runs on plain node with `npm start`'s flags; TypeScript through tsx.
+  const runtime = /\.m?js$/.test(args[0] ?? '') ? ['--max-semi-space-size=4', '--enable-source-maps'] : ['--import', 'tsx'];
   return spawnProcess(name, process.execPath, [...runtime, ...args], options);
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts';
 import { runLoad, toLoadConfig } from './load.ts';
 import { readRssMb, sampleRss } from './rss.ts';
-import { SERVER_MALLOC_ARENA_MAX, SERVER_UV_THREADPOOL_SIZE } from './server-process.ts';
+import { SERVER_MALLOC_ARENA_MAX, SERVER_MALLOC_MMAP_THRESHOLD, SERVER_UV_THREADPOOL_SIZE } from './server-process.ts';
 
 export const EMBEDDED_RSS_LIMIT_MB = 300;
 
@@ -41,6 +41,7 @@ async function start(repoRoot: string, entry: string, dataDir: string): Promise<
     LOG_LEVEL: 'warn',
     MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
     UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
+    MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD,
   };
   const began = Date.now();
   const { child, running } = spawnNode('embedded', [entry, 'serve'], { cwd: repoRoot, env, port });

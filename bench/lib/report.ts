@@ -91,7 +91,7 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
       `after ${meta.warmupSec} s warm-up per scenario, in ${meta.rounds} rounds taking turns with the Express baseline` +
       `${meta.only ? `, only scenarios matching "${meta.only}"` : ''}`,
     `- machine: ${meta.cores} × ${meta.cpu}, Node ${meta.node}, load average ${meta.loadAverage.toFixed(2)} at start`,
-    `- server: \`${/\.m?js$/.test(meta.serverEntry) ? "node" : "node --import tsx"} ${meta.serverEntry} serve\` with \`${env}\``,
+    `- server: \`${/\.m?js$/.test(meta.serverEntry) ? "node --max-semi-space-size=4" : "node --import tsx"} ${meta.serverEntry} serve\` with \`${env}\``,
     '',
     renderTable(results),
     '',

@@ -16,6 +16,8 @@ export const BENCH_MAX_AUTH_ATTEMPTS = '1000000000';
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
 /** As `npm start` sets it: two libuv threads, so at most two 16 MB scrypt hashes at once (docs/operations.md). */
 export const SERVER_UV_THREADPOOL_SIZE = process.env.UV_THREADPOOL_SIZE ?? '2';
+/** As `npm start` sets it: large malloc blocks go back to the system when freed (docs/operations.md). */
+export const SERVER_MALLOC_MMAP_THRESHOLD = process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072';
 
 export type Storage = { kind: 'postgres'; databaseUrl: string } | { kind: 'pglite' };
 
@@ -41,6 +43,7 @@ export async function startAppServer(
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
     MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
     UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
+    MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD,
     ...extraEnv,
   };
   // Override whatever the caller's shell exports. DATABASE_URL is set to '' (which the
