@@ -158,6 +158,7 @@ async function measurePaired(
   config: LoadConfig,
   options: BenchOptions,
   nginx?: { server: RunningChild; request: RequestSpec },
+  paired?: { label: string; request: RequestSpec },
 ): Promise<ScenarioResult> {
   await settle(server);
   const baseline = {
@@ -166,9 +167,10 @@ async function measurePaired(
     warmupSec: 1,
     serverPid: expressServer.pid,
   };
-  // nginx, when paired: a third side of the same rounds (A B C, C B A, …).
-  const others = nginx
-    ? [{ ...toLoadConfig(nginx.server.baseUrl, nginx.request, loadOptions(options)), warmupSec: 1, serverPid: nginx.server.pid }]
+  // nginx, or another request of the same server, when paired: a third side of the same rounds (A B C, C B A, …).
+  const third = nginx ?? (paired && { server, request: paired.request });
+  const others = third
+    ? [{ ...toLoadConfig(third.server.baseUrl, third.request, loadOptions(options)), warmupSec: 1, serverPid: third.server.pid }]
     : [];
   const rss = sampleRss(server.pid);
   try {
@@ -190,6 +192,15 @@ async function measurePaired(
       // nginx must have authenticated every request, or its rate means nothing.
       const bad = nginxSide.combined.errors + nginxSide.combined.non2xx;
       if (bad > 0) result.checks.push({ label: 'nginx answered every request 2xx', verdict: 'FAIL', detail: `${bad} of ${nginxSide.combined.totalRequests} not 2xx or failed` });
+    }
+    const pairedSide = run.others[0];
+    if (!nginx && paired && pairedSide) {
+      result.pairedLabel = paired.label;
+      result.pairedRps = pairedSide.combined.requestsPerSec;
+      result.pairedRoundRatios = roundRatios(run.scenario.rounds, pairedSide.rounds);
+      result.ratioToPaired = median(result.pairedRoundRatios);
+      const bad = pairedSide.combined.errors + pairedSide.combined.non2xx;
+      if (bad > 0) result.checks.push({ label: `${paired.label} answered every request 2xx`, verdict: 'FAIL', detail: `${bad} of ${pairedSide.combined.totalRequests} not 2xx or failed` });
     }
     return result;
   } finally {
@@ -317,6 +328,7 @@ async function runHttpScenario(
     toLoadConfig(server.baseUrl, request, loadOptions(options)),
     options,
     paired && 'server' in paired ? paired : undefined,
+    scenario.pairedRequest && { label: scenario.pairedRequest.label, request: scenario.pairedRequest.request(ctx) },
   );
   if (paired && 'skipped' in paired) result.nginxSkipped = paired.skipped;
   const implicit = statusCheck(result, scenario.expectStatus);

@@ -43,7 +43,7 @@ function verdictCell(r: ScenarioResult): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const head =
-    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | nginx req/s (paired) | × nginx | × nginx per round | targets |';
+    '| scenario | req/s | p50 ms | p99 ms | errors + non-2xx | server RSS MB (peak) | × node:http | express req/s (paired) | × express | × express per round | × main server | nginx (or paired request) req/s | × nginx (or paired) | × nginx (or paired) per round | targets |';
   const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|';
   const rows = results.map((r) => {
     const name = r.kind === 'latency' ? `${r.name} (sequential, median/p99)` : r.name;
@@ -60,9 +60,10 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       num(r.ratioToExpress, 2),
       (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       num(r.ratioToMain ?? null, 2),
-      r.pairedNginxRps ? String(Math.round(r.pairedNginxRps)) : r.nginxSkipped ? 'skipped' : '',
-      r.ratioToNginx === undefined ? '' : num(r.ratioToNginx, 2),
-      (r.nginxRoundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
+      // The third side of the rounds: nginx, or the scenario's paired request (bench README).
+      r.pairedNginxRps ? String(Math.round(r.pairedNginxRps)) : r.nginxSkipped ? 'skipped' : r.pairedRps ? `${Math.round(r.pairedRps)} (${r.pairedLabel ?? 'paired'})` : '',
+      r.ratioToNginx !== undefined ? num(r.ratioToNginx, 2) : r.ratioToPaired !== undefined ? num(r.ratioToPaired, 2) : '',
+      (r.nginxRoundRatios ?? r.pairedRoundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
       verdictCell(r),
     ];
     return `| ${cells.join(' | ')} |`;

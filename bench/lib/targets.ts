@@ -52,6 +52,10 @@ export function evaluateTarget(
     const missing = result.nginxSkipped ?? 'not measured against nginx';
     return checkRatio(`≥ ${min}× nginx + auth_basic, in turns`, result.ratioToNginx ?? null, min, missing);
   }
+  if ('minRatioToPaired' in target) {
+    const { minRatioToPaired: min } = target;
+    return checkRatio(`≥ ${min}× ${result.pairedLabel ?? 'the paired request'}, in turns`, result.ratioToPaired ?? null, min, 'not measured in turns');
+  }
   if ('minRps' in target) {
     const rps = result.requestsPerSec;
     return check(

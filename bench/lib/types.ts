@@ -57,7 +57,9 @@ export type Target =
   /** A `variant` scenario: req/s ≥ min × the same request on the main server, measured in turns with it. */
   | { minRatioToMain: number }
   /** A `pairWithNginx` scenario: req/s ≥ min × nginx + auth_basic serving the same bytes, in the same rounds. */
-  | { minRatioToNginx: number };
+  | { minRatioToNginx: number }
+  /** A `pairedRequest` scenario: req/s ≥ min × that request on the same server, in the same rounds. */
+  | { minRatioToPaired: number };
 
 interface ScenarioBase {
   name: string;
@@ -89,6 +91,12 @@ export interface HttpScenario extends ScenarioBase {
    * Without nginx installed the scenario runs as usual and its `minRatioToNginx` targets are SKIP.
    */
   pairWithNginx?: boolean;
+  /**
+   * Also measure this other request on the same server in the same rounds, as a third side (A B C, C B A, …):
+   * for a target that compares two requests of one server (a 304 against the 200 it replaces), so that both
+   * meet the same process state and the same drift. Its ratio is `ratioToPaired`. Not with `pairWithNginx`.
+   */
+  pairedRequest?: { label: string; request: (ctx: BenchContext) => RequestSpec };
 }
 
 /** A second server of the run: the main server's settings plus `env`. */
@@ -204,6 +212,11 @@ export interface ScenarioResult {
   ratioToNginx?: number | null;
   /** Why nginx was not measured (not installed: the install line). */
   nginxSkipped?: string;
+  /** `pairedRequest` scenarios: that request's rate, each round's ratio to it, and their median. */
+  pairedLabel?: string;
+  pairedRps?: number | null;
+  pairedRoundRatios?: number[];
+  ratioToPaired?: number | null;
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;

@@ -101,8 +101,14 @@ export const scenarios: Scenario[] = [
       headers: { authorization: bearer(state(ctx).token), 'if-none-match': String(ctx.state.codeblocksEtag) },
     }),
     expectStatus: 304,
+    // The 200 it replaces, measured in the same rounds on the same server (not minutes apart, after other
+    // scenarios changed the process's state: that comparison read 0.79× and 1.16× on one quiet day).
+    pairedRequest: {
+      label: 'the same E1 answered 200',
+      request: (ctx) => ({ method: 'GET', path: e1Path(state(ctx)), headers: { authorization: bearer(state(ctx).token) } }),
+    },
     // Issue 15: a revalidation costs no more than the 200 it replaces.
-    targets: [{ ratioTo: 'codeblock-e1-bearer', min: 1.0 }, RSS_TARGET],
+    targets: [{ minRatioToPaired: 1.0 }, RSS_TARGET],
   },
   {
     name: 'codeblock-e3-50-sections',
