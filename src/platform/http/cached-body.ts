@@ -18,10 +18,13 @@ export class CachedBody {
   readonly tag: string;
   private gz: Buffer | undefined;
   private brotli: Buffer | undefined;
+  /** The quoted ETags of the three codings, made once (they are sent and compared on every hit). */
+  private readonly etags: Readonly<Record<Coding, string>>;
 
   constructor(body: string | Buffer) {
     this.bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     this.tag = createHash('sha256').update(this.bytes).digest('base64url').slice(0, 27);
+    this.etags = { identity: `"${this.tag}"`, gzip: `"${this.tag}-gz"`, br: `"${this.tag}-br"` };
   }
 
   /** The body's text (for callers that post-process it). */
@@ -30,7 +33,7 @@ export class CachedBody {
   }
 
   etag(coding: Coding): string {
-    return coding === 'identity' ? `"${this.tag}"` : `"${this.tag}-${coding === 'gzip' ? 'gz' : 'br'}"`;
+    return this.etags[coding];
   }
 
   /** The body in `coding`, compressed on first use and kept (a few ms once for a large list). */
@@ -46,12 +49,15 @@ export class CachedBody {
 
   /** Whether an If-None-Match value names this body (any of its codings: the content is the same). */
   matches(ifNoneMatch: string): boolean {
+    const { identity, gzip, br } = this.etags;
+    // The usual revalidation sends back exactly the tag it got: no list to split.
+    if (ifNoneMatch === identity || ifNoneMatch === gzip || ifNoneMatch === br) return true;
     for (const raw of ifNoneMatch.split(',')) {
       const t = raw.trim();
       if (t === '*') return true;
       // If-None-Match compares weakly (RFC 9110 8.8.3.2): a W/ prefix does not prevent a match.
       const opaque = t.startsWith('W/') ? t.slice(2) : t;
-      if (opaque === `"${this.tag}"` || opaque === `"${this.tag}-gz"` || opaque === `"${this.tag}-br"`) return true;
+      if (opaque === identity || opaque === gzip || opaque === br) return true;
     }
     return false;
   }
