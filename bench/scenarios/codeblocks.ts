@@ -2,7 +2,7 @@
 // token and with Basic, and E3 (the JSON list) of a box with 50 sections. Data is created through the
 // wiki host REST API in setup, as a provisioning fleet would find it.
 import { bearer, expectStatus } from '../lib/context.ts';
-import type { BenchContext, Scenario } from '../lib/types.ts';
+import type { BenchContext, RequestSpec, Scenario } from '../lib/types.ts';
 import { DEMO_VHOSTS } from '../../src/wiki/wiki.demo.ts';
 
 const RSS_TARGET = { maxRssMb: 300 };
@@ -59,6 +59,9 @@ export async function ensureData(ctx: BenchContext): Promise<CodeblocksState> {
 export const e1Path = (s: CodeblocksState) => `/rest/advancedcodeblocks/1/download_code/plain_text?key=dGVzdHN5c3RlbSAx&macroId=${MACRO_SMALL}&contentId=${s.pageId}`;
 const state = (ctx: BenchContext) => ctx.state.codeblocks as CodeblocksState;
 
+/** The E1 request of `codeblock-e1-bearer` (after `ensureData`): other scenarios measure against it in turns. */
+export const e1BearerRequest = (ctx: BenchContext): RequestSpec => ({ method: 'GET', path: e1Path(state(ctx)), headers: { authorization: bearer(state(ctx).token) } });
+
 export const scenarios: Scenario[] = [
   {
     name: 'codeblock-e1-bearer',
@@ -66,7 +69,7 @@ export const scenarios: Scenario[] = [
     async setup(ctx) {
       await ensureData(ctx);
     },
-    request: (ctx) => ({ method: 'GET', path: e1Path(state(ctx)), headers: { authorization: bearer(state(ctx).token) } }),
+    request: e1BearerRequest,
     expectStatus: 200,
     pairWithNginx: true,
     // The ratio to bearer-myself (same authentication, one directory read) isolates the download's own cost.
@@ -103,10 +106,7 @@ export const scenarios: Scenario[] = [
     expectStatus: 304,
     // The 200 it replaces, measured in the same rounds on the same server (not minutes apart, after other
     // scenarios changed the process's state: that comparison read 0.79× and 1.16× on one quiet day).
-    pairedRequest: {
-      label: 'the same E1 answered 200',
-      request: (ctx) => ({ method: 'GET', path: e1Path(state(ctx)), headers: { authorization: bearer(state(ctx).token) } }),
-    },
+    pairedRequest: { label: 'the same E1 answered 200', request: e1BearerRequest },
     // Issue 15: a revalidation costs no more than the 200 it replaces.
     targets: [{ minRatioToPaired: 1.0 }, RSS_TARGET],
   },
