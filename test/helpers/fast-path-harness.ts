@@ -123,6 +123,41 @@ export async function expectSameAnswer(
   return fast;
 }
 
+/** One row of a fast-path test's matrix. */
+export interface FastPathCase {
+  name: string;
+  method?: 'GET' | 'HEAD';
+  url: () => string;
+  auth?: () => string | undefined;
+  headers?: Record<string, string>;
+  /** Sends If-None-Match with the tag a plain request of the same URL gets (`W/`: in the weak form). */
+  matchTag?: '' | 'W/';
+  /** The Content-Encoding expected (none when unset). */
+  encoding?: 'gzip' | 'br';
+  /** Whether the fast path answers it (once warm). */
+  fast: boolean;
+  status: number;
+}
+
+/**
+ * Runs one case: its headers (with the tag a plain GET as `tagAuth` gets, for `matchTag`), the same answer from
+ * both servers, the expected coding, and a body on every 200 to a GET. Returns the fast server's answer.
+ */
+export async function expectCase(pair: FastPathPair, answered: () => number, c: FastPathCase, tagAuth: string): Promise<Answer> {
+  const headers: Record<string, string> = { ...c.headers };
+  const auth = c.auth?.();
+  if (auth !== undefined) headers['Authorization'] = auth;
+  if (c.matchTag !== undefined) {
+    const plain = await send(pair.slowPort, 'GET', c.url(), { ...c.headers, Authorization: tagAuth });
+    expect(plain.status).toBe(200);
+    headers['If-None-Match'] = `"other", ${c.matchTag}${plain.headers['etag'] as string}`;
+  }
+  const fast = await expectSameAnswer(pair, answered, { method: c.method, url: c.url(), headers, fast: c.fast, status: c.status });
+  expect(fast.headers['content-encoding']).toBe(c.encoding);
+  if (c.status === 200 && (c.method ?? 'GET') === 'GET') expect(fast.body.length).toBeGreaterThan(0);
+  return fast;
+}
+
 /** The shape of a request line with the values that differ per request (time, duration, id) left out. */
 export const lineShape = (l: Record<string, unknown>) => ({ ...l, time: typeof l['time'], responseTime: typeof l['responseTime'], req: { ...(l['req'] as object), id: '*' } });
 

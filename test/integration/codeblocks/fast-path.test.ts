@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authUserOf } from '../../helpers/directory-fixtures.ts';
-import { expectSameAnswer, lineShape, routeSeries, send, startFastPathPair, type FastPathPair } from '../../helpers/fast-path-harness.ts';
+import { expectCase, lineShape, routeSeries, send, startFastPathPair, type FastPathCase, type FastPathPair } from '../../helpers/fast-path-harness.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 import { codeboxMacro, createContent, createSpace, keyOf, multiBox, restrictContent, trashContent } from '../../helpers/wiki-fixtures.ts';
 
@@ -64,22 +64,7 @@ describe.each([
       ? `key=${encodeURIComponent(keyOf('raw'))}&macroId=${single}&${contentParam}=${content}${extra}`
       : `key=${encodeURIComponent(keyOf(key))}&macroId=${macro}&${contentParam}=${content}${extra}`;
 
-  interface Case {
-    name: string;
-    method?: 'GET' | 'HEAD';
-    url: () => string;
-    auth?: () => string | undefined;
-    headers?: Record<string, string>;
-    /** Sends If-None-Match with the tag a plain request of the same URL and credential gets (`W/`: weak form). */
-    matchTag?: '' | 'W/';
-    /** The Content-Encoding expected (none when unset). */
-    encoding?: 'gzip' | 'br';
-    /** Whether the fast path answers it (once warm). */
-    fast: boolean;
-    status: number;
-  }
-
-  const cases: Case[] = [
+  const cases: FastPathCase[] = [
     { name: 'Basic, small block', url: () => e1(q('small')), auth: () => reader.auth, fast: true, status: 200 },
     { name: 'Bearer, small block', url: () => e1(q('small')), auth: () => readerToken, fast: true, status: 200 },
     { name: 'read-only token', url: () => e1(q('small')), auth: () => readOnlyToken, fast: true, status: 200 },
@@ -118,17 +103,7 @@ describe.each([
   ];
 
   it.each(cases)('$name: the same answer as Express', async (c) => {
-    const headers: Record<string, string> = { ...c.headers };
-    const auth = c.auth?.();
-    if (auth !== undefined) headers['Authorization'] = auth;
-    if (c.matchTag !== undefined) {
-      const plain = await send(pair.slowPort, 'GET', c.url(), { ...c.headers, Authorization: reader.auth });
-      expect(plain.status).toBe(200);
-      headers['If-None-Match'] = `"other", ${c.matchTag}${plain.headers['etag'] as string}`;
-    }
-    const fast = await expectSameAnswer(pair, answered, { method: c.method, url: c.url(), headers, fast: c.fast, status: c.status });
-    expect(fast.headers['content-encoding']).toBe(c.encoding);
-    if (c.status === 200 && (c.method ?? 'GET') === 'GET') expect(fast.body.length).toBeGreaterThan(0);
+    await expectCase(pair, answered, c, reader.auth);
   });
 
   it('writes the same request line (fields, level, message) as Express', async () => {
