@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { BoundedCache } from '../platform/cache/bounded-cache.ts';
 import type { CachedBody } from '../platform/http/cached-body.ts';
-import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { WIKI_TOPIC } from '../wiki/wiki-write.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
 import type { BoxForDownload, BoxForList, CodeboxReader } from './codebox.repository.ts';

@@ -2,7 +2,7 @@ import { badRequest } from '../platform/http/app-error.ts';
 import { usersRepository as users } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS } from './groups.repository.ts';
 import { importPart } from '../platform/import/import-part.ts';
-import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { importGroups, importUsers } from './directory-import.schema.ts';
 
 const PROGRESS_EVERY = 100;

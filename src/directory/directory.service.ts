@@ -3,7 +3,7 @@ import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
 import type { PasswordHasher } from '../platform/auth/password-hasher.ts';
 import type { EventBus } from '../platform/events/event-bus.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
-import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
 import { DirectoryHooks } from './directory-hooks.ts';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { notFound } from '../platform/http/app-error.ts';
 import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { generateRawToken, hashToken } from '../platform/auth/tokens.ts';
-import { DIRECTORY_TOPIC } from '../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { tokensRepository as tokens, type TokenRow, type TokenScope } from './tokens.repository.ts';
 

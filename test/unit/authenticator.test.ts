@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Authenticator, DIRECTORY_TOPIC } from '../../src/platform/auth/authenticator.ts';
+import { Authenticator } from '../../src/platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../../src/platform/auth/auth-cache.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
 import { LocalChangeFeed, type ChangeFeed } from '../../src/platform/events/change-feed.ts';
 import type { AuthStore, DirectoryUser } from '../../src/platform/auth/auth-user.ts';

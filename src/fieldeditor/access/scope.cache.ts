@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { AppError } from '../../platform/http/app-error.ts';
 import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
-import { DIRECTORY_TOPIC } from '../../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ScopeIds } from './ids.ts';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
-import { DIRECTORY_TOPIC } from '../../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { adminFieldPage, userFieldPage } from './field-pages.ts';
 import type { PageRequest } from './fields.schemas.ts';

@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
-import { DIRECTORY_TOPIC } from '../../platform/auth/authenticator.ts';
+import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { FIELD_OPTIONS_TOPIC, FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
 

@@ -13,7 +13,6 @@ export type PasswordOutcome =
   | { ok: true; user: AuthUser; passwordHash: string; priorFailures: number }
   | { ok: false; reason: 'failed' | 'denied' };
 
-export { DIRECTORY_TOPIC };
 
 /** Told about refused logins, for the metrics (see platform/metrics). */
 export interface LoginObserver {
