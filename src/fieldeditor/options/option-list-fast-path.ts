@@ -66,16 +66,9 @@ export class OptionListFastPath implements FastPath {
     // A query goes through Express's input boundary; these lists take none.
     if (!url.startsWith(this.prefix) || !url.endsWith('options') || url.includes('?')) return false;
     if (req.headers.authorization === undefined) return false;
-    let route: ListRoute | undefined;
-    let m: RegExpExecArray | null = null;
-    for (const r of this.routes) {
-      m = r.pattern.exec(url);
-      if (m) {
-        route = r;
-        break;
-      }
-    }
-    if (!route || !m) return false;
+    const matched = this.match(url);
+    if (matched === undefined) return false;
+    const { route, m } = matched;
     let credential, grant, list;
     try {
       credential = peekCredential(this.deps.authenticator, req);
@@ -95,5 +88,14 @@ export class OptionListFastPath implements FastPath {
     this.answered++;
     answerCachedHit(this.deps, route.observe, [credential, grant, list], req, res, list.value, JSON_TYPE);
     return true;
+  }
+
+  /** The list route `url` names, with the path segments its pattern captured. */
+  private match(url: string): { route: ListRoute; m: RegExpExecArray } | undefined {
+    for (const route of this.routes) {
+      const m = route.pattern.exec(url);
+      if (m) return { route, m };
+    }
+    return undefined;
   }
 }
