@@ -84,6 +84,8 @@ export class MaintenanceService {
   async listEvents(q: Page & { filter: EventFilter }): Promise<string> {
     const started = performance.now();
     const { total, rows } = await this.eventPages.page(q.filter, q.startAt, q.maxResults);
+    // `values` is the wrapper's last member: the text ends `"values":[]}`; the closing `]}` is cut off, the
+    // entries' JSON goes between.
     const head = JSON.stringify(wrapper(q, total, [], started)).slice(0, -2);
     return `${head}${rows.map((r) => r.json).join(',')}]}`;
   }
