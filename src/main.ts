@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
+import { lockHolder } from './platform/db/data-dir-lock.ts';
+import type { Config } from './config.ts';
+import type { UserCommand } from './cli/user-command.ts';
+import type { PasswordHasher } from './platform/auth/password-hasher.ts';
 
 // Only `node:` modules and small files are imported up front: `help`, a mistyped command and a bad option
 // answer without loading Express, knex or PGlite. Each command loads what it needs (the bundle is split).
@@ -20,7 +24,7 @@ const USAGE = `Usage: addon-pair [command]
 
 A password not given with --password is read from the first line of standard input.
 Configuration comes from the environment and a .env file (see .env.example).
-With the embedded database (no DATABASE_URL), stop the server before running a command that opens it.`;
+With the embedded database (no DATABASE_URL), a running server runs the user and token commands;\nstop it before migrate or import.`;
 
 async function readPassword(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
@@ -28,17 +32,6 @@ async function readPassword(given: string | undefined): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
-}
-
-/**
- * Reads the password and starts hashing it at once, on the thread pool, while the directory chunk loads and
- * the database opens (together most of `user add`'s time). The hasher module needs only node:crypto.
- */
-async function passwordHashing(given: string | undefined) {
-  const password = await readPassword(given);
-  const hasher = new (await import('./platform/auth/password-hasher.ts')).PasswordHasher();
-  hasher.prepare(password);
-  return { password, hasher };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -56,51 +49,66 @@ async function main(argv: string[]): Promise<void> {
   if (!config.databaseUrl && config.dataDir !== 'memory://')
     (await import('./platform/db/data-dir-check.ts')).checkDataDir(config.dataDir);
   if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
-  // Creating users and tokens loads only the directory and the database (a separate chunk of the bundle):
-  // these run from scripts and must answer fast; the rest builds the whole application.
-  const directory = () => import('./cli/directory.commands.ts');
   const admin = () => import('./cli/admin.commands.ts');
   switch (command) {
     case 'migrate':
       return (await admin()).migrateCommand(config);
-    case 'user add': {
-      const name = need(arg, 'NAME');
-      const { password, hasher } = await passwordHashing(o.password);
-      const details = {
-        name,
-        password,
+    case 'import':
+      return (await admin()).importCommand(config, need(sub, 'FILE'));
+    case 'user add':
+      return runUserCommand(config, {
+        command,
+        name: need(arg, 'NAME'),
+        password: await readPassword(o.password),
         displayName: o['display-name'],
         email: o.email,
         admin: o.admin,
         sysadmin: o.sysadmin,
-      };
-      return (await directory()).userAddCommand(config, details, hasher);
-    }
-    case 'user passwd': {
-      const name = need(arg, 'NAME');
-      const { password, hasher } = await passwordHashing(o.password);
-      return (await directory()).userPasswdCommand(config, name, password, hasher);
-    }
+      });
+    case 'user passwd':
+      return runUserCommand(config, { command, name: need(arg, 'NAME'), password: await readPassword(o.password) });
     case 'user unlock':
-      return (await directory()).userUnlockCommand(config, need(arg, 'NAME'));
     case 'user delete':
-      return (await admin()).userDeleteCommand(config, need(arg, 'NAME'));
+      return runUserCommand(config, { command, name: need(arg, 'NAME') });
     case 'token create': {
       const days = o.days === undefined ? undefined : Number(o.days);
       if (days !== undefined && (!Number.isInteger(days) || days < 1))
         throw new UsageError('--days must be a whole number of days');
-      return (await directory()).tokenCreateCommand(config, {
+      return runUserCommand(config, {
+        command,
         username: need(arg, 'USERNAME'),
         name: o.name ?? 'cli',
         days,
         readOnly: o['read-only'] === true,
       });
     }
-    case 'import':
-      return (await admin()).importCommand(config, need(sub, 'FILE'));
     default:
       throw new UsageError(`unknown command: ${p.join(' ')}`);
   }
+}
+
+/**
+ * The commands that change users and tokens. With the embedded database and a server running on it, the
+ * server runs the command (the folder serves one process): nothing but a socket is loaded here. Otherwise
+ * the command opens the database itself, on a slim context that loads only the directory (a separate chunk
+ * of the bundle: these run from scripts and must answer fast), or on the whole application for a deletion,
+ * which runs every feature's clean-up in its transaction.
+ */
+async function runUserCommand(config: Config, cmd: UserCommand): Promise<void> {
+  const server = config.databaseUrl || config.dataDir === 'memory://' ? undefined : lockHolder(config.dataDir);
+  if (server !== undefined) {
+    const { runOnRunningServer } = await import('./cli/command-socket.client.ts');
+    return void process.stdout.write(await runOnRunningServer(config.dataDir, server, cmd));
+  }
+  if (cmd.command === 'user delete') return (await import('./cli/admin.commands.ts')).userDeleteCommand(config, cmd.name);
+  // The password's hash (0.2 s) is computed on the thread pool while the directory chunk loads and the
+  // database opens (together most of the command's time). The hasher module needs only node:crypto.
+  let hasher: PasswordHasher | undefined;
+  if ('password' in cmd) {
+    hasher = new (await import('./platform/auth/password-hasher.ts')).PasswordHasher();
+    hasher.prepare(cmd.password);
+  }
+  return (await import('./cli/directory.commands.ts')).runOnDirectory(config, cmd, hasher);
 }
 
 const COMMANDS = new Set([

@@ -6,9 +6,11 @@ import { openDatabase } from '../platform/db/open-database.ts';
 import { createServices, type AppServices } from '../services.ts';
 import { runImport } from '../importer/import.service.ts';
 import { StartupError } from '../platform/startup-error.ts';
+import { runUserCommand, userCommandServices } from './user-commands.ts';
 
 // The commands that need the whole composition root. `user add`, `user passwd`, `user unlock` and
-// `token create` run on a slim context instead (directory.commands.ts).
+// `token create` run on a slim context instead (directory.commands.ts), or in a running embedded server
+// (command-socket.client.ts), which then runs `user delete` too.
 
 /** Opens the database, brings it to the latest schema if it is behind, runs `fn`, and always closes it again. */
 async function withContext(config: Config, fn: (services: AppServices) => Promise<void>): Promise<void> {
@@ -42,9 +44,7 @@ export async function migrateCommand(config: Config): Promise<void> {
  */
 export const userDeleteCommand = (config: Config, name: string) =>
   withContext(config, async (services) => {
-    await services.directory.deleteUser(name);
-    await services.events.settled();
-    process.stdout.write(`deleted user ${name}\n`);
+    process.stdout.write(await runUserCommand(userCommandServices(services), { command: 'user delete', name }));
   });
 
 export async function importCommand(config: Config, file: string): Promise<void> {

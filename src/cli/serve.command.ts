@@ -2,11 +2,16 @@ import type { Config } from '../config.ts';
 import { createLogger } from '../platform/log/logger.ts';
 import { startServer } from '../server.ts';
 import { demoCurlLines } from '../demo/demo-curl.ts';
+import { listenForCommands } from './command-socket.server.ts';
+import { userCommandServices } from './user-commands.ts';
 
 /** `serve`: run until SIGTERM or SIGINT, then stop accepting, drain and close the database. */
 export async function serveCommand(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const running = await startServer(config, log);
+  // The embedded database serves this process alone: the command line's user and token commands come here.
+  const embeddedFolder = !config.databaseUrl && config.dataDir !== 'memory://' ? config.dataDir : undefined;
+  const commands = embeddedFolder ? await listenForCommands(embeddedFolder, userCommandServices(running.services), log) : undefined;
   const { baseUrl, adminUsername, adminPassword } = config;
   log.info({ port: running.port, baseUrl, database: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'addon-pair listening');
   if (running.boot.adminCreated) {
@@ -32,7 +37,8 @@ export async function serveCommand(config: Config): Promise<void> {
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1);
     log.info({ signal }, 'shutting down');
-    running.stop().then(
+    const stopped = (commands?.close() ?? Promise.resolve()).then(() => running.stop());
+    stopped.then(
       () => process.exit(0),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed');

@@ -68,11 +68,18 @@ describe('npm start', { timeout: 300_000 }, () => {
     }, 300_000);
   }
 
-  it('a command that opens the embedded database says clearly that the running server must be stopped first', async () => {
+  it('the running server takes `user add`; a command that must open the database says clearly to stop it first', async () => {
     const port = await freePort();
     const started = await npmStart(port);
     try {
-      const r = await runCli(['user', 'add', 'zoe', '--password', 'pw'], { DATA_DIR: path.join(dir, 'data') }).done;
+      const env = { DATA_DIR: path.join(dir, 'data') };
+      const added = await runCli(['user', 'add', 'zoe', '--password', 'zoe-password'], env).done;
+      expect(added).toEqual({ code: 0, output: 'created user zoe (groups: users)\n' });
+      const me = await fetch(`http://127.0.0.1:${port}/rest/api/2/myself`, {
+        headers: { Authorization: `Basic ${Buffer.from('zoe:zoe-password').toString('base64')}` },
+      });
+      expect(me.status).toBe(200);
+      const r = await runCli(['migrate'], env).done;
       expect(r.code).toBe(1);
       expect(r.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
     } finally {

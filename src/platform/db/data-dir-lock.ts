@@ -9,8 +9,25 @@ import { StartupError } from '../startup-error.ts';
  */
 export class DataDirLockedError extends StartupError {}
 
+const lockFile = (dir: string) => path.join(dir, 'addon-pair.lock');
+
+/**
+ * The pid of another live process that holds the folder's lock, if any: the command line hands its user and
+ * token commands to that server (src/cli/command-socket.client.ts) instead of opening the database beside it.
+ * Only `node:` modules here, so the check costs no loading.
+ */
+export function lockHolder(dir: string): number | undefined {
+  let owner: number;
+  try {
+    owner = Number(fs.readFileSync(lockFile(dir), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner) ? owner : undefined;
+}
+
 export function lockDataDir(dir: string): () => void {
-  const file = path.join(dir, 'addon-pair.lock');
+  const file = lockFile(dir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
@@ -26,8 +43,8 @@ export function lockDataDir(dir: string): () => void {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(fs.readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      const owner = lockHolder(dir);
+      if (owner !== undefined) {
         throw new DataDirLockedError(
           `The data directory ${dir} is in use by another addon-pair process (pid ${owner}): stop that server first ` +
             '(the embedded database serves one process; meanwhile use the REST API), or use PostgreSQL (DATABASE_URL) to run several processes.',

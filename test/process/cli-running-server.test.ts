@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+
+// Issue 14: with the embedded database, the command line's user and token commands reach a running server
+// (over `addon-pair.sock` in the data folder), which runs them on its own services, so that their effect is
+// visible at once; the commands that must open the database themselves still say that the server must stop.
+
+const basic = (user: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+
+/** One raw line to the command socket, as a confused or hostile local client would send it. */
+function sendRaw(socket: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = net.connect(socket, () => conn.write(bytes));
+    let answer = '';
+    conn.on('data', (d) => (answer += String(d)));
+    conn.on('end', () => resolve(answer));
+    conn.on('error', reject);
+  });
+}
+
+describe('the command line beside a running embedded server', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-srv-'));
+  const env = { DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'cli-admin', DEMO: '0', MAX_AUTH_ATTEMPTS: '3' };
+  const socket = path.join(env.DATA_DIR, 'addon-pair.sock');
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const cli = async (...args: string[]) => (await runCli(args, env).done);
+  const myself = (headers: Record<string, string>) => fetch(`${server!.url}/rest/api/2/myself`, { headers }).then((r) => r.status);
+
+  it('runs user add, token create, user passwd, user unlock and user delete in the server, effective at once', async () => {
+    server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
+    expect(fs.statSync(socket).mode & 0o777).toBe(0o600);
+
+    expect(await cli('user', 'add', 'carl', '--password', 'carl-password', '--admin', '--display-name', 'Carl')).toEqual({
+      code: 0,
+      output: 'created user carl (groups: administrators, users)\n',
+    });
+    expect(await myself(basic('carl', 'carl-password'))).toBe(200);
+
+    const token = await cli('token', 'create', 'carl', '--name', 'boot', '--days', '3', '--read-only');
+    expect(token.code).toBe(0);
+    expect(token.output).toMatch(/^[A-Za-z0-9_-]{44}\n$/);
+    const bearer = { Authorization: `Bearer ${token.output.trim()}` };
+    expect(await myself(bearer)).toBe(200);
+
+    // Three wrong passwords lock carl (MAX_AUTH_ATTEMPTS=3); `user unlock` lets the right one in again.
+    for (let i = 0; i < 3; i++) expect(await myself(basic('carl', 'wrong'))).toBe(401);
+    expect(await myself(basic('carl', 'carl-password'))).not.toBe(200);
+    expect(await cli('user', 'unlock', 'carl')).toEqual({ code: 0, output: 'carl is unlocked\n' });
+    expect(await myself(basic('carl', 'carl-password'))).toBe(200);
+
+    expect(await cli('user', 'passwd', 'carl', '--password', 'carl-new-password')).toEqual({ code: 0, output: 'password of carl changed\n' });
+    expect(await myself(basic('carl', 'carl-password'))).toBe(401);
+    expect(await myself(basic('carl', 'carl-new-password'))).toBe(200);
+
+    expect(await cli('user', 'delete', 'carl')).toEqual({ code: 0, output: 'deleted user carl\n' });
+    expect(await myself(basic('carl', 'carl-new-password'))).toBe(401);
+    expect(await myself(bearer)).toBe(401);
+
+    // The server logs who was changed by which command, never the password.
+    expect(server.output()).toMatch(/"command":"user passwd","user":"carl","msg":"ran a command of the command line"/);
+    expect(server.output()).not.toContain('carl-new-password');
+  }, 180_000);
+
+  it('answers a refused command with the same one line and exit 1 as the command line alone', async () => {
+    await cli('user', 'add', 'dora', '--password', 'dora-password');
+    expect(await cli('user', 'add', 'dora', '--password', 'other')).toEqual({
+      code: 1,
+      output: 'A user with that username already exists. (username: A user with that username already exists.)\n',
+    });
+    expect(await cli('user', 'add', 'x:y', '--password', 'pw')).toMatchObject({ code: 1, output: expect.stringMatching(/colon/) });
+    // No --password and nothing on standard input: an empty password, refused by the server's own check.
+    expect(await cli('user', 'passwd', 'dora')).toEqual({ code: 1, output: 'validation errors (password: The password is required.)\n' });
+    expect(await cli('user', 'delete', 'nobody')).toEqual({ code: 1, output: 'The user does not exist.\n' });
+    expect(await cli('token', 'create', 'nobody')).toEqual({ code: 1, output: 'The user does not exist.\n' });
+    expect(await myself(basic('dora', 'dora-password'))).toBe(200);
+  }, 120_000);
+
+  it('keeps the commands that open the database themselves out while it runs', async () => {
+    for (const args of [['migrate'], ['import', path.join(dir, 'any.json')]]) {
+      if (args[0] === 'import') fs.writeFileSync(args[1]!, '{}');
+      const r = await cli(...args);
+      expect(r.code).toBe(1);
+      expect(r.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
+    }
+  }, 120_000);
+
+  it('answers malformed, unknown and oversized input on the socket with an error and keeps serving', async () => {
+    expect(JSON.parse(await sendRaw(socket, 'not json\n'))).toEqual({ ok: false, error: 'The command is not JSON.' });
+    expect(JSON.parse(await sendRaw(socket, '{"command":"user add","name":"eve"}\n'))).toMatchObject({ ok: false, error: expect.stringMatching(/did not understand/) });
+    expect(JSON.parse(await sendRaw(socket, '{"command":"db drop"}\n'))).toMatchObject({ ok: false });
+    expect(JSON.parse(await sendRaw(socket, '{"command":"user unlock","name":"dora","extra":1}\n'))).toMatchObject({ ok: false });
+    expect(JSON.parse(await sendRaw(socket, 'x'.repeat(40_000)))).toEqual({ ok: false, error: 'The command is too large.' });
+    expect(await cli('user', 'unlock', 'dora')).toEqual({ code: 0, output: 'dora is unlocked\n' });
+  }, 60_000);
+
+  it('removes its socket when it stops; after a crash the command line opens the folder itself and the next server listens again', async () => {
+    expect(await server!.stop()).toBe(0);
+    server = undefined;
+    expect(fs.existsSync(socket)).toBe(false);
+
+    const crashed = await startServerProcess(env);
+    crashed.child.kill('SIGKILL');
+    await new Promise((r) => crashed.child.once('exit', r));
+    expect(fs.existsSync(socket)).toBe(true);
+    // The lock names a dead process: the command opens the database itself, as with no server.
+    expect(await cli('user', 'add', 'fred', '--password', 'fred-password')).toEqual({ code: 0, output: 'created user fred (groups: users)\n' });
+
+    server = await startServerProcess(env);
+    expect(await cli('user', 'add', 'gina', '--password', 'gina-password')).toEqual({ code: 0, output: 'created user gina (groups: users)\n' });
+    expect(await myself(basic('fred', 'fred-password'))).toBe(200);
+    expect(await myself(basic('gina', 'gina-password'))).toBe(200);
+  }, 180_000);
+});
