@@ -40,6 +40,7 @@ import {
 import { evaluateTarget, statusCheck } from './lib/targets.ts';
 import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-memory.ts';
 import { CLUSTER_SCENARIO, measureCluster, renderCluster, type ClusterOptions } from './lib/cluster.ts';
+import { CLI_RUNS, CLI_SCENARIO, measureCliTiming, renderCliTiming } from './lib/cli-timing.ts';
 import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -554,6 +555,15 @@ async function main(): Promise<void> {
     embedded = renderEmbeddedMemory(await measureEmbeddedDefault(repoRoot, benchDir, serverEntry(), options.durationSec));
   }
 
+  // The command line's times (cli-timing.ts): `help` and `user add` on each database, in the same run.
+  let cli: RunMeta['cli'];
+  if (!options.pglite && (!options.only || matches(CLI_SCENARIO))) {
+    console.log(`▶ ${CLI_SCENARIO}: help and user add, ${CLI_RUNS} runs each, in turns`);
+    const adminUrl = process.env.BENCH_DATABASE_URL || DEFAULT_BENCH_DATABASE_URL;
+    cli = renderCliTiming(await measureCliTiming(repoRoot, adminUrl, CLI_RUNS), CLI_RUNS);
+  }
+  checkInterrupted();
+
   const meta: RunMeta = {
     startedAt,
     storage: options.pglite ? 'pglite' : 'postgres',
@@ -570,12 +580,14 @@ async function main(): Promise<void> {
     serverEntry: serverEntry(),
     embedded,
     cluster,
+    cli,
     serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
-  const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? [])];
+  const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? []), ...(cli?.checks ?? [])];
   if (embedded[0]) console.log(embedded[0]);
   if (cluster) console.log(cluster.table.slice(2).join('\n') + '\n');
+  if (cli) console.log(cli.table.join('\n') + '\n');
   for (const line of checks) console.log(line);
   const failures = checks.filter((l) => l.startsWith('FAIL') || l.startsWith('ERROR'));
   if (failures.length > 0) {

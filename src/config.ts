@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StartupError } from './platform/startup-error.ts';
+import { DEFAULT_DATA_DIR } from './platform/db/embedded-data-dir.ts';
 
 /**
  * The whole configuration, read once from the environment (a `.env` file may hold it; see main.ts).
@@ -45,7 +46,7 @@ const envSchema = z.object({
     .trim()
     .optional()
     .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres://'),
-  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATA_DIR: z.string().trim().min(1).default(DEFAULT_DATA_DIR),
   ADMIN_USERNAME: z.string().trim().min(1).max(255).default('admin'),
   ADMIN_PASSWORD: z.string().optional(),
   DEMO: flag('DEMO'),

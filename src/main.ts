@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
-import type { Config } from './config.ts';
+import { embeddedDataDir } from './platform/db/embedded-data-dir.ts';
 import type { UserCommand } from './cli/user-command.ts';
 import type { PasswordHasher } from './platform/auth/password-hasher.ts';
 
@@ -44,19 +44,53 @@ async function main(argv: string[]): Promise<void> {
     return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
   const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
   if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  const userCommand = await userCommandOf(command, o, arg);
+  // With the embedded database and a server running on it, the server runs a user or token command (the
+  // folder serves one process). Only DATA_DIR is needed to find it, so this is decided before the
+  // configuration loads (with zod, a tenth of a second); the server's own configuration applies.
+  const folder = userCommand && embeddedDataDir(process.env);
+  const server = folder ? lockHolder(folder) : undefined;
+  if (userCommand && folder && server !== undefined) {
+    const { runOnRunningServer } = await import('./cli/command-socket.client.ts');
+    return void process.stdout.write(await runOnRunningServer(folder, server, userCommand));
+  }
+  // The password's hash (0.2 s) is computed on the thread pool while the code loads and the database opens
+  // (together most of the command's time). The hasher module needs only node:crypto.
+  const hasher = userCommand && 'password' in userCommand ? await preparedHasher(userCommand.password) : undefined;
   const config = (await import('./config.ts')).loadConfig();
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
   if (!config.databaseUrl && config.dataDir !== 'memory://')
     (await import('./platform/db/data-dir-check.ts')).checkDataDir(config.dataDir);
   if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
   const admin = () => import('./cli/admin.commands.ts');
+  if (command === 'migrate') return (await admin()).migrateCommand(config);
+  if (command === 'import') return (await admin()).importCommand(config, need(sub, 'FILE'));
+  if (!userCommand) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  // A deletion builds the whole application: it runs every feature's clean-up in its transaction. The other
+  // user and token commands load only the directory (a separate chunk of the bundle: they run from scripts
+  // and must answer fast).
+  if (userCommand.command === 'user delete') return (await admin()).userDeleteCommand(config, userCommand.name);
+  // The embedded database takes most of the command's time to open (PGlite starts PostgreSQL in WebAssembly):
+  // it starts now, and the directory's code loads while PGlite reads and compiles its files.
+  const embedded = config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir);
+  return (await import('./cli/directory.commands.ts')).runOnDirectory(config, userCommand, hasher, embedded);
+}
+
+function openEmbedded(dir: string) {
+  const opening = import('./platform/db/embedded-pglite.ts').then((m) => m.openEmbeddedPglite(dir));
+  opening.catch(() => undefined); // reported by whoever awaits it
+  return opening;
+}
+
+/** The user or token command the arguments name (its password read from stdin if not given), else undefined. */
+async function userCommandOf(
+  command: string,
+  o: ReturnType<typeof parseOptions>['values'],
+  arg: string | undefined,
+): Promise<UserCommand | undefined> {
   switch (command) {
-    case 'migrate':
-      return (await admin()).migrateCommand(config);
-    case 'import':
-      return (await admin()).importCommand(config, need(sub, 'FILE'));
     case 'user add':
-      return runUserCommand(config, {
+      return {
         command,
         name: need(arg, 'NAME'),
         password: await readPassword(o.password),
@@ -64,51 +98,27 @@ async function main(argv: string[]): Promise<void> {
         email: o.email,
         admin: o.admin,
         sysadmin: o.sysadmin,
-      });
+      };
     case 'user passwd':
-      return runUserCommand(config, { command, name: need(arg, 'NAME'), password: await readPassword(o.password) });
+      return { command, name: need(arg, 'NAME'), password: await readPassword(o.password) };
     case 'user unlock':
     case 'user delete':
-      return runUserCommand(config, { command, name: need(arg, 'NAME') });
+      return { command, name: need(arg, 'NAME') };
     case 'token create': {
       const days = o.days === undefined ? undefined : Number(o.days);
       if (days !== undefined && (!Number.isInteger(days) || days < 1))
         throw new UsageError('--days must be a whole number of days');
-      return runUserCommand(config, {
-        command,
-        username: need(arg, 'USERNAME'),
-        name: o.name ?? 'cli',
-        days,
-        readOnly: o['read-only'] === true,
-      });
+      return { command, username: need(arg, 'USERNAME'), name: o.name ?? 'cli', days, readOnly: o['read-only'] === true };
     }
     default:
-      throw new UsageError(`unknown command: ${p.join(' ')}`);
+      return undefined;
   }
 }
 
-/**
- * The commands that change users and tokens. With the embedded database and a server running on it, the
- * server runs the command (the folder serves one process): nothing but a socket is loaded here. Otherwise
- * the command opens the database itself, on a slim context that loads only the directory (a separate chunk
- * of the bundle: these run from scripts and must answer fast), or on the whole application for a deletion,
- * which runs every feature's clean-up in its transaction.
- */
-async function runUserCommand(config: Config, cmd: UserCommand): Promise<void> {
-  const server = config.databaseUrl || config.dataDir === 'memory://' ? undefined : lockHolder(config.dataDir);
-  if (server !== undefined) {
-    const { runOnRunningServer } = await import('./cli/command-socket.client.ts');
-    return void process.stdout.write(await runOnRunningServer(config.dataDir, server, cmd));
-  }
-  if (cmd.command === 'user delete') return (await import('./cli/admin.commands.ts')).userDeleteCommand(config, cmd.name);
-  // The password's hash (0.2 s) is computed on the thread pool while the directory chunk loads and the
-  // database opens (together most of the command's time). The hasher module needs only node:crypto.
-  let hasher: PasswordHasher | undefined;
-  if ('password' in cmd) {
-    hasher = new (await import('./platform/auth/password-hasher.ts')).PasswordHasher();
-    hasher.prepare(cmd.password);
-  }
-  return (await import('./cli/directory.commands.ts')).runOnDirectory(config, cmd, hasher);
+async function preparedHasher(password: string): Promise<PasswordHasher> {
+  const hasher = new (await import('./platform/auth/password-hasher.ts')).PasswordHasher();
+  hasher.prepare(password);
+  return hasher;
 }
 
 const COMMANDS = new Set([

@@ -13,6 +13,8 @@ export interface RunMeta {
   embedded?: string[];
   /** The multi-process scenario's table (PostgreSQL runs only; cluster.ts) and its target check line. */
   cluster?: { table: string[]; checks: string[] };
+  /** The command line's times and their checks (PostgreSQL runs only; cli-timing.ts). */
+  cli?: { table: string[]; checks: string[] };
   durationSec: number;
   warmupSec: number;
   rounds: number;
@@ -102,9 +104,11 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     ...renderChecks(results),
     ...(meta.embedded ?? []).slice(1),
     ...(meta.cluster?.checks ?? []),
+    ...(meta.cli?.checks ?? []),
     '```',
     ...(meta.embedded?.[0] ? ['', `Embedded default: ${meta.embedded[0].replace(/^embedded default /, '')}`] : []),
     ...(meta.cluster ? ['', ...meta.cluster.table] : []),
+    ...(meta.cli ? ['', ...meta.cli.table] : []),
   ].join('\n');
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { createLogger } from '../platform/log/logger.ts';
-import { openDatabase } from '../platform/db/open-database.ts';
+import { openDatabase, type OpenOptions } from '../platform/db/open-database.ts';
 import { migrateIfBehind } from '../platform/db/knex.ts';
 import { EventBus } from '../platform/events/event-bus.ts';
 import { PasswordHasher } from '../platform/auth/password-hasher.ts';
@@ -19,17 +19,19 @@ import type { UserCommand } from './user-command.ts';
  * A test (test/process/cli.test.ts) checks that this path loads neither Express nor the app.
  *
  * Opens the database, migrates it only if it is behind (one query when it is not), runs the command, closes.
- * `hasher` may already be hashing the command's password (main.ts prepares it before this chunk loads).
+ * `hasher` may already be hashing the command's password, and `embedded` be the embedded database being
+ * opened (main.ts starts both before this chunk loads).
  */
 export async function runOnDirectory(
   config: Config,
   cmd: Exclude<UserCommand, { command: 'user delete' }>,
   hasher = new PasswordHasher(),
+  embedded?: OpenOptions['embedded'],
 ): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   // On PostgreSQL the change feed connects only to announce a change (`user passwd`), then waits for the
   // running servers to acknowledge it, as a server does.
-  const db = await openDatabase(config, log, { listenForChanges: 'on-publish' });
+  const db = await openDatabase(config, log, { listenForChanges: 'on-publish', embedded });
   try {
     await migrateIfBehind(db);
     const directory = new DirectoryService(db.knex, hasher, new EventBus(log), db.changes);

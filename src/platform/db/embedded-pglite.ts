@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createRequire } from 'node:module';
+import type * as PGliteModule from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.ts';
 import { StartupError } from '../startup-error.ts';
 import { checkDataDir, isInitialised } from './data-dir-check.ts';
@@ -34,6 +35,11 @@ export const EMBEDDED_START_PARAMS: readonly string[] = [
 ];
 
 const INITDB_TEMP_PREFIX = '.initdb-';
+
+// PGlite's CommonJS build, the one knex's PGlite dialect (knex-pglite) requires: importing the ES module
+// as well made Node load and compile PGlite's code twice, about 50 ms of every start (issue 14).
+const { PGlite } = createRequire(import.meta.url)('@electric-sql/pglite') as typeof PGliteModule;
+type PGlite = PGliteModule.PGlite;
 
 /**
  * Runs initdb in a child process (same entry point, hidden command) so its memory is not kept by the server.

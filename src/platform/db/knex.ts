@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { pgDriver } from './pg-driver.ts';
 import type { PGlite } from '@electric-sql/pglite';
 import type ClientPGLite from 'knex-pglite';
 import { migrationNames, migrationSource } from './migration-source.ts';
@@ -25,10 +25,6 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// node-postgres returns int8 (ids of bigserial, count(*)) as strings while PGlite returns numbers.
-// Parse them as numbers in both so the same code and tests work on either (values stay < 2^53).
-pg.types.setTypeParser(20, (v) => Number(v));
-
 export interface DbOptions {
   databaseUrl?: string;
   /** An already opened PGlite (openEmbeddedPglite, or a migrated template in tests). Neither: in memory. */
@@ -47,6 +43,7 @@ export interface DbOptions {
 export function createDb(opts: DbOptions): Db {
   const acquireConnectionTimeout = opts.acquireTimeoutMs ?? 10_000;
   if (opts.databaseUrl) {
+    pgDriver(); // its int8 parser, before the first query
     const knex = knexFactory({
       client: 'pg',
       connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000 } as Knex.PgConnectionConfig,

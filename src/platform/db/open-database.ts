@@ -2,14 +2,23 @@ import type { Config } from '../../config.ts';
 import type { Logger } from '../log/logger.ts';
 import { StartupError } from '../startup-error.ts';
 import { createDb, type Db, type DbOptions } from './knex.ts';
+import type { EmbeddedDatabase } from './embedded-pglite.ts';
+
+export interface OpenOptions extends Pick<DbOptions, 'listenForChanges'> {
+  /**
+   * The embedded database, already being opened by the caller (main.ts starts it before it loads the
+   * command's code, which then loads while PGlite compiles and reads its files).
+   */
+  embedded?: Promise<EmbeddedDatabase>;
+}
 
 /**
  * Opens the configured database and proves it answers, so that every later failure is about our data, not
  * about reaching the server: PostgreSQL with DATABASE_URL, else the embedded PGlite in DATA_DIR (or memory).
  */
-export async function openDatabase(config: Config, log?: Logger, opts: Pick<DbOptions, 'listenForChanges'> = {}): Promise<Db> {
+export async function openDatabase(config: Config, log?: Logger, opts: OpenOptions = {}): Promise<Db> {
   if (config.databaseUrl) {
-    const db = createDb({ databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log, ...opts });
+    const db = createDb({ databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log, listenForChanges: opts.listenForChanges });
     try {
       await db.knex.raw('select 1');
     } catch (err) {
@@ -17,6 +26,10 @@ export async function openDatabase(config: Config, log?: Logger, opts: Pick<DbOp
       throw describePostgresError(err, config.databaseUrl);
     }
     return db;
+  }
+  if (opts.embedded) {
+    const embedded = await opts.embedded;
+    return createDb({ pglite: embedded.pglite, onClosed: embedded.release, log });
   }
   // Loaded here, not above: PGlite is not needed on PostgreSQL.
   const { openEmbeddedPglite, openMemoryPglite } = await import('./embedded-pglite.ts');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
+import { pgDriver } from '../db/pg-driver.ts';
 import type { Logger } from '../log/logger.ts';
 import { CHANGE_LISTENER_SOURCE } from './change-listener.worker.ts';
 import { InProcessChanges } from './in-process-changes.ts';
@@ -219,7 +219,7 @@ export class PgChangeFeed implements ChangeFeed {
   }
 
   private async notifyOnce(payload: string): Promise<void> {
-    const once = new pg.Client({ connectionString: this.url });
+    const once = new (pgDriver().Client)({ connectionString: this.url });
     try {
       await once.connect();
       await once.query('select pg_notify($1, $2)', [CHANNEL, payload]);

@@ -1,0 +1,119 @@
+// How long the command line takes, from spawn to exit, as a provisioning script sees it (issue 14: `help` and
+// `user add` under 0.5 s, from the built bundle). Every case runs `node bin/addon-pair.mjs …` as `npx
+// addon-pair` does, in turns with the others (A B C …, then rotated) so that the machine's drift hits all
+// alike, and beside a bare `node -e 0`: the part of every figure that no code of ours can remove.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts';
+import { createThrowAwayDatabase } from './database.ts';
+import { median } from './paired.ts';
+
+export const CLI_LIMIT_SEC = 0.5;
+/** Its name for `--only`. */
+export const CLI_SCENARIO = 'cli';
+/** Runs of each case in `npm run bench` (bench/cli-timing.ts takes `--runs`). */
+export const CLI_RUNS = 10;
+
+interface CliCase {
+  label: string;
+  args: (run: number) => string[];
+  env: NodeJS.ProcessEnv;
+  /** Held to the 0.5 s of the issue; the bare Node start is the floor, not a target. */
+  target: boolean;
+}
+
+export interface CliTimingRow {
+  label: string;
+  medianSec: number;
+  minSec: number;
+  maxSec: number;
+  ratioToNode: number;
+  target: boolean;
+}
+
+function timeOnce(repoRoot: string, command: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const began = performance.now();
+    const child = spawn(process.execPath, command, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const seconds = (performance.now() - began) / 1000;
+      if (code === 0) resolve(seconds);
+      else reject(new Error(`${command.join(' ')} exited with ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+function runCli(repoRoot: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return timeOnce(repoRoot, ['bin/addon-pair.mjs', ...args], env);
+}
+
+/** The embedded server of `npm start` on `dataDir`, from the bundle, to take the command line's commands. */
+async function startEmbedded(repoRoot: string, dataDir: string, base: NodeJS.ProcessEnv): Promise<RunningChild> {
+  const port = await freePort();
+  const env = { ...base, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}` };
+  const { child, running } = spawnNode('cli-embedded', ['dist/main.mjs', 'serve'], { cwd: repoRoot, env, port });
+  await waitForHttp(child, running, '/status', 300_000);
+  return running;
+}
+
+export async function measureCliTiming(repoRoot: string, adminUrl: string, runs: number): Promise<CliTimingRow[]> {
+  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', DEMO: '0', ADMIN_PASSWORD: 'bench-admin-pw' };
+  const folders = mkdtempSync(join(tmpdir(), 'addon-pair-bench-cli-'));
+  const stoppedEnv = { ...base, DATABASE_URL: '', DATA_DIR: join(folders, 'stopped') };
+  const runningEnv = { ...base, DATABASE_URL: '', DATA_DIR: join(folders, 'running') };
+  const database = await createThrowAwayDatabase(adminUrl);
+  const pgEnv = { ...base, DATABASE_URL: database.url };
+  let server: RunningChild | undefined;
+  try {
+    // The bundle is built and each database made before anything is timed.
+    await runCli(repoRoot, ['migrate'], pgEnv);
+    await runCli(repoRoot, ['migrate'], stoppedEnv);
+    server = await startEmbedded(repoRoot, runningEnv.DATA_DIR!, runningEnv);
+    const userAdd = (prefix: string) => (run: number) => ['user', 'add', `${prefix}${run}`, '--password', 'bench-user-password'];
+    const cases: CliCase[] = [
+      { label: 'bare Node start (`node -e 0`)', args: () => [], env: base, target: false },
+      { label: '`help`', args: () => ['help'], env: base, target: true },
+      { label: '`user add` on PostgreSQL', args: userAdd('pg'), env: pgEnv, target: true },
+      { label: '`user add`, embedded, server running', args: userAdd('running'), env: runningEnv, target: true },
+      { label: '`user add`, embedded, no server', args: userAdd('stopped'), env: stoppedEnv, target: true },
+    ];
+    const times = cases.map(() => [] as number[]);
+    for (let run = 0; run < runs; run++) {
+      for (let k = 0; k < cases.length; k++) {
+        const i = (k + run) % cases.length;
+        const c = cases[i]!;
+        const seconds = i === 0 ? await timeOnce(repoRoot, ['-e', '0'], c.env) : await runCli(repoRoot, c.args(run), c.env);
+        times[i]!.push(seconds);
+      }
+    }
+    const node = median(times[0]!);
+    return cases.map((c, i) => {
+      const t = times[i]!;
+      return { label: c.label, medianSec: median(t), minSec: Math.min(...t), maxSec: Math.max(...t), ratioToNode: median(t) / node, target: c.target };
+    });
+  } finally {
+    await server?.stop();
+    await database.drop();
+    rmSync(folders, { recursive: true, force: true });
+  }
+}
+
+/** The table and one check line per case held to the limit, as run.ts prints its other targets. */
+export function renderCliTiming(rows: CliTimingRow[], runs: number): { table: string[]; checks: string[] } {
+  const table = [
+    `Command line, ${runs} runs of each case in turns (seconds from spawn to exit):`,
+    '',
+    '| case | median | min | max | × bare Node start |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.label} | ${r.medianSec.toFixed(2)} | ${r.minSec.toFixed(2)} | ${r.maxSec.toFixed(2)} | ${r.ratioToNode.toFixed(1)} |`),
+  ];
+  const checks = rows
+    .filter((r) => r.target)
+    .map((r) => `${(r.medianSec < CLI_LIMIT_SEC ? 'PASS' : 'FAIL').padEnd(4)}  cli: ${r.label.replace(/`/g, '')} < ${CLI_LIMIT_SEC} s (got ${r.medianSec.toFixed(2)} s median)`);
+  return { table, checks };
+}
