@@ -24,7 +24,8 @@ const USAGE = `Usage: addon-pair [command]
 
 A password not given with --password is read from the first line of standard input.
 Configuration comes from the environment and a .env file (see .env.example).
-With the embedded database (no DATABASE_URL), a running server runs the user and token commands;\nstop it before migrate or import.`;
+With the embedded database (no DATABASE_URL), a running server runs the user and token commands;
+stop it before migrate or import.`;
 
 async function readPassword(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;

@@ -37,8 +37,11 @@ export function runOnRunningServer(dataDir: string, pid: number, cmd: UserComman
 }
 
 function unreachable(dataDir: string, pid: number, why: string | undefined): StartupError {
+  const busy = `The data directory ${dataDir} is in use by another addon-pair process (pid ${pid})`;
+  if (why === 'EACCES' || why === 'EPERM')
+    return new StartupError(`${busy}, whose command socket belongs to another user (${why}): run the command as the user that runs the server.`);
   return new StartupError(
-    `The data directory ${dataDir} is in use by another addon-pair process (pid ${pid}), which did not take the command ` +
-      `(${why ?? 'error'}): if it is still starting, try again when it answers; otherwise stop that server first, or use the REST API.`,
+    `${busy}, which did not take the command (${why ?? 'error'}): if it is still starting, try again when it answers; ` +
+      'otherwise stop that server first, or use the REST API.',
   );
 }

@@ -31,7 +31,7 @@ const userCommand: z.ZodType<UserCommand> = z.discriminatedUnion('command', [
     command: z.literal('token create'),
     username: text,
     name: text,
-    days: z.number().int().min(1).max(36_500).optional(),
+    days: z.number().optional(),
     readOnly: z.boolean().optional(),
   }),
 ]);

@@ -1,7 +1,7 @@
 import type { DirectoryService } from '../directory/directory.service.ts';
 import type { TokensService } from '../directory/tokens.service.ts';
 import { BUILTIN_GROUPS } from '../directory/groups.repository.ts';
-import { createUserBody, password as passwordSchema } from '../directory/directory.schemas.ts';
+import { createTokenBody, createUserBody, password as passwordSchema } from '../directory/directory.schemas.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import type { UserCommand } from './user-command.ts';
 import type { AppServices } from '../services.ts';
@@ -57,8 +57,9 @@ export async function runUserCommand(services: UserCommandServices, cmd: UserCom
       await services.settled();
       return `deleted user ${cmd.name}\n`;
     case 'token create': {
+      const token = parseWith(createTokenBody, { name: cmd.name, expirationDuration: cmd.days, scope: cmd.readOnly ? 'read' : 'write' });
       const user = await directory.getUser(cmd.username);
-      const { rawToken } = await tokens.create(user.id, cmd.name, cmd.days, cmd.readOnly ? 'read' : 'write');
+      const { rawToken } = await tokens.create(user.id, token.name, token.expirationDuration, token.scope);
       // The raw token alone on stdout, so `TOKEN=$(addon-pair token create …)` works.
       return `${rawToken}\n`;
     }

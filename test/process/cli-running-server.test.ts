@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -80,6 +81,8 @@ describe('the command line beside a running embedded server', () => {
     expect(await cli('user', 'passwd', 'dora')).toEqual({ code: 1, output: 'validation errors (password: The password is required.)\n' });
     expect(await cli('user', 'delete', 'nobody')).toEqual({ code: 1, output: 'The user does not exist.\n' });
     expect(await cli('token', 'create', 'nobody')).toEqual({ code: 1, output: 'The user does not exist.\n' });
+    // The REST API's limit on a token's lifetime, whichever process runs the command.
+    expect(await cli('token', 'create', 'dora', '--days', '40000')).toMatchObject({ code: 1, output: expect.stringMatching(/^validation errors \(expirationDuration: /) });
     expect(await myself(basic('dora', 'dora-password'))).toBe(200);
   }, 120_000);
 
@@ -99,6 +102,26 @@ describe('the command line beside a running embedded server', () => {
     expect(JSON.parse(await sendRaw(socket, '{"command":"user unlock","name":"dora","extra":1}\n'))).toMatchObject({ ok: false });
     expect(JSON.parse(await sendRaw(socket, 'x'.repeat(40_000)))).toEqual({ ok: false, error: 'The command is too large.' });
     expect(await cli('user', 'unlock', 'dora')).toEqual({ code: 0, output: 'dora is unlocked\n' });
+  }, 60_000);
+
+  // Only the folder's owner may hand the server a command: another local user (here `nobody`, which needs a
+  // root test run to become) can read the lock but not use the socket, and is told why.
+  it.runIf(process.getuid?.() === 0)('refuses the socket to another local user, with a message that says so', async () => {
+    fs.chmodSync(dir, 0o755);
+    const child = spawn(process.execPath, ['bin/addon-pair.mjs', 'user', 'add', 'mallory', '--password', 'mallory-password', '--admin'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', LOG_LEVEL: 'warn', DATA_DIR: env.DATA_DIR },
+      uid: 65534,
+      gid: 65534,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += String(d)));
+    child.stderr.on('data', (d) => (output += String(d)));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\), whose command socket belongs to another user \(EACCES\)/);
+    expect(await myself(basic('mallory', 'mallory-password'))).toBe(401);
   }, 60_000);
 
   it('removes its socket when it stops; after a crash the command line opens the folder itself and the next server listens again', async () => {

@@ -24,6 +24,10 @@ describe('command line', () => {
     const token = tok.output.trim().split('\n').at(-1)!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{44}$/);
 
+    const forever = await runCli(['token', 'create', 'dora', '--days', '40000'], env).done;
+    expect(forever.code).toBe(1);
+    expect(forever.output).toMatch(/^validation errors \(expirationDuration: /);
+
     const bad = await runCli(['user', 'add', 'x:y', '--password', 'pw'], env).done;
     expect(bad.code).toBe(1);
     expect(bad.output).toMatch(/colon/);

@@ -47,7 +47,7 @@ export function lockDataDir(dir: string): () => void {
       if (owner !== undefined) {
         throw new DataDirLockedError(
           `The data directory ${dir} is in use by another addon-pair process (pid ${owner}): stop that server first ` +
-            '(the embedded database serves one process; meanwhile use the REST API), or use PostgreSQL (DATABASE_URL) to run several processes.',
+            '(the embedded database serves one process; meanwhile the user and token commands and the REST API reach it), or use PostgreSQL (DATABASE_URL) to run several processes.',
         );
       }
       fs.rmSync(file, { force: true });
