@@ -68,6 +68,13 @@ describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user'
       expect(fs.statSync(path.join(app, 'data', 'PG_VERSION')).uid).toBe(NODE_UID);
       // Only data/ changed: the application files are as root left them.
       expect(fs.readdirSync(app).sort()).toEqual(['bin', 'data', 'dist', 'node_modules', 'package.json']);
+      // `docker compose exec app node dist/main.mjs user add …`: the same user, so the running server takes it.
+      const add = runAsNode(['dist/main.mjs', 'user', 'add', 'bob', '--password', 'bob-image-pw'], {});
+      expect(await add.exited, add.output()).toBe(0);
+      const bob = await fetch(`http://127.0.0.1:${port}/rest/api/2/myself`, {
+        headers: { Authorization: `Basic ${Buffer.from('bob:bob-image-pw').toString('base64')}` },
+      });
+      expect(bob.status).toBe(200);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
