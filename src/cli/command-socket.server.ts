@@ -11,6 +11,8 @@ import { commandSocketPath, MAX_SOCKET_PATH_BYTES, type CommandReply, type UserC
 const MAX_REQUEST_BYTES = 16 * 1024;
 /** A client that connects and says nothing is dropped. */
 const IDLE_TIMEOUT_MS = 10_000;
+/** How long a stopping server waits for the commands under way. */
+const CLOSE_WAIT_MS = 10_000;
 
 // The shape only; the values are checked by the same schemas as the REST API's, inside runUserCommand.
 const text = z.string().max(4096);
@@ -58,8 +60,17 @@ export async function listenForCommands(dataDir: string, services: UserCommandSe
   // Left by a server that died: this process holds the folder's lock, so no live server uses it.
   fs.rmSync(file, { force: true });
   const underWay = new Set<Promise<void>>();
+  // Connections that have not sent their command yet: a stopping server drops them at once.
+  const waiting = new Set<net.Socket>();
+  const open = new Set<net.Socket>();
   const server = net.createServer((conn) => {
-    const handled = serveConnection(conn, services, log).finally(() => underWay.delete(handled));
+    waiting.add(conn);
+    open.add(conn);
+    conn.once('close', () => {
+      waiting.delete(conn);
+      open.delete(conn);
+    });
+    const handled = serveConnection(conn, services, log, () => waiting.delete(conn)).finally(() => underWay.delete(handled));
     underWay.add(handled);
   });
   try {
@@ -86,17 +97,27 @@ export async function listenForCommands(dataDir: string, services: UserCommandSe
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        await Promise.allSettled([...underWay]);
+        for (const conn of waiting) conn.destroy();
+        // A command under way finishes before the database closes, unless it hangs.
+        const cap = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
+        await Promise.race([Promise.allSettled([...underWay]), cap]);
+        for (const conn of open) conn.destroy();
         await closed;
         fs.rmSync(file, { force: true });
       })()),
   };
 }
 
-async function serveConnection(conn: net.Socket, services: UserCommandServices, log: Logger): Promise<void> {
-  const reply = (r: CommandReply) => new Promise<void>((resolve) => conn.end(`${JSON.stringify(r)}\n`, () => resolve()));
+async function serveConnection(conn: net.Socket, services: UserCommandServices, log: Logger, received: () => void): Promise<void> {
+  // Settles also when the client has gone (no 'finish' then), so that close() never waits for it.
+  const reply = (r: CommandReply) =>
+    new Promise<void>((resolve) => {
+      conn.once('close', () => resolve());
+      conn.end(`${JSON.stringify(r)}\n`, () => resolve());
+    });
   conn.on('error', () => undefined); // a client that went away: nothing to answer
   const line = await readLine(conn);
+  received();
   if (line === undefined) return void conn.destroy();
   if (line === null) return reply({ ok: false, error: 'The command is too large.' });
   let cmd: UserCommand;
