@@ -25,6 +25,8 @@ interface CliCase {
   env: NodeJS.ProcessEnv;
   /** Held to the 0.5 s of the issue; the floors are baselines, not targets. */
   target: boolean;
+  /** The case whose time this one cannot go below (its check line quotes it). */
+  floor?: CliCase;
 }
 
 /** PGlite's own start on a folder, in a bare Node process: `new PGlite(dir)`, `select 1`, close. */
@@ -42,6 +44,8 @@ export interface CliTimingRow {
   maxSec: number;
   ratioToNode: number;
   target: boolean;
+  /** The median of the case's floor, when it has one. */
+  floorSec?: number;
 }
 
 function timeOnce(repoRoot: string, command: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -88,13 +92,19 @@ export async function measureCliTiming(repoRoot: string, adminUrl: string, runs:
     await runCli(repoRoot, ['migrate'], stoppedEnv);
     server = await startEmbedded(repoRoot, runningEnv.DATA_DIR!, runningEnv);
     const userAdd = (prefix: string) => (run: number) => cli('user', 'add', `${prefix}${run}`, '--password', 'bench-user-password');
+    const pgliteAlone: CliCase = {
+      label: 'PGlite alone: open that folder, `select 1`, close',
+      nodeArgs: () => PGLITE_ALONE,
+      env: stoppedEnv,
+      target: false,
+    };
     const cases: CliCase[] = [
       { label: 'bare Node start (`node -e 0`)', nodeArgs: () => ['-e', '0'], env: base, target: false },
       { label: '`help`', nodeArgs: () => cli('help'), env: base, target: true },
       { label: '`user add` on PostgreSQL', nodeArgs: userAdd('pg'), env: pgEnv, target: true },
       { label: '`user add`, embedded, server running', nodeArgs: userAdd('running'), env: runningEnv, target: true },
-      { label: '`user add`, embedded, no server', nodeArgs: userAdd('stopped'), env: stoppedEnv, target: true },
-      { label: 'PGlite alone: open that folder, `select 1`, close', nodeArgs: () => PGLITE_ALONE, env: stoppedEnv, target: false },
+      { label: '`user add`, embedded, no server', nodeArgs: userAdd('stopped'), env: stoppedEnv, target: true, floor: pgliteAlone },
+      pgliteAlone,
     ];
     const times = cases.map(() => [] as number[]);
     for (let run = 0; run < runs; run++) {
@@ -107,7 +117,8 @@ export async function measureCliTiming(repoRoot: string, adminUrl: string, runs:
     const node = median(times[0]!);
     return cases.map((c, i) => {
       const t = times[i]!;
-      return { label: c.label, medianSec: median(t), minSec: Math.min(...t), maxSec: Math.max(...t), ratioToNode: median(t) / node, target: c.target };
+      const floorSec = c.floor && median(times[cases.indexOf(c.floor)]!);
+      return { label: c.label, medianSec: median(t), minSec: Math.min(...t), maxSec: Math.max(...t), ratioToNode: median(t) / node, target: c.target, floorSec };
     });
   } finally {
     await server?.stop();
@@ -127,6 +138,9 @@ export function renderCliTiming(rows: CliTimingRow[], runs: number): { table: st
   ];
   const checks = rows
     .filter((r) => r.target)
-    .map((r) => `${(r.medianSec < CLI_LIMIT_SEC ? 'PASS' : 'FAIL').padEnd(4)}  cli: ${r.label.replace(/`/g, '')} < ${CLI_LIMIT_SEC} s (got ${r.medianSec.toFixed(2)} s median)`);
+    .map((r) => {
+      const floor = r.floorSec === undefined ? '' : `; PGlite alone on the folder ${r.floorSec.toFixed(2)} s`;
+      return `${(r.medianSec < CLI_LIMIT_SEC ? 'PASS' : 'FAIL').padEnd(4)}  cli: ${r.label.replace(/`/g, '')} < ${CLI_LIMIT_SEC} s (got ${r.medianSec.toFixed(2)} s median${floor})`;
+    });
   return { table, checks };
 }
