@@ -25,7 +25,7 @@ interface CliCase {
   env: NodeJS.ProcessEnv;
   /** Held to the 0.5 s of the issue; the floors are baselines, not targets. */
   target: boolean;
-  /** The case whose time this one cannot go below (its check line quotes it). */
+  /** The floor case this one cannot go below (PGlite alone, the only one); its check line quotes it. */
   floor?: CliCase;
 }
 
@@ -44,7 +44,7 @@ export interface CliTimingRow {
   maxSec: number;
   ratioToNode: number;
   target: boolean;
-  /** The median of the case's floor, when it has one. */
+  /** The median of the case's floor (PGlite alone on the same folder), when it has one. */
   floorSec?: number;
 }
 
