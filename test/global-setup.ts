@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb, migrateLatest } from '../src/platform/db/knex.ts';
+import { createPgliteDb } from '../src/platform/db/pglite-db.ts';
 import { buildClient } from '../src/web/build-client.ts';
 
 declare module 'vitest' {
@@ -20,7 +21,7 @@ const RUN_PREFIX = `addon_pair_t${process.pid}_${Date.now().toString(36)}`;
 
 async function buildPgliteTemplate(): Promise<string> {
   const pglite = await PGlite.create();
-  const db = createDb({ pglite, acquireTimeoutMs: 60_000 });
+  const db = createPgliteDb({ pglite, acquireTimeoutMs: 60_000 });
   await migrateLatest(db);
   const dump = await pglite.dumpDataDir('none');
   const file = path.join(os.tmpdir(), `${RUN_PREFIX}.tar`);

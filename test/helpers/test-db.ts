@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/knex.ts';
+import { createPgliteDb } from '../../src/platform/db/pglite-db.ts';
 
 /** Which database this test file runs on: set per vitest project (see vitest.config.ts). */
 export const testDbKind: 'pg' | 'pglite' = process.env.TEST_DB === 'pg' ? 'pg' : 'pglite';
@@ -26,7 +27,7 @@ export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: s
     const dump = fs.readFileSync(inject('pgliteTemplate'));
     const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
     // Short enough that a query outside `trx` (a deadlock on PGlite's one connection) fails the test, long enough for a loaded CI machine.
-    return { db: createDb({ pglite, acquireTimeoutMs: 15_000 }) };
+    return { db: createPgliteDb({ pglite, acquireTimeoutMs: 15_000 }) };
   }
   const template = inject('pgTemplateDb');
   const name = `${template.replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;

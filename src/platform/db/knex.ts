@@ -1,19 +1,9 @@
-import { createRequire } from 'node:module';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { pgDriver } from './pg-driver.ts';
-import type { PGlite } from '@electric-sql/pglite';
-import type ClientPGLite from 'knex-pglite';
 import { migrationNames, migrationSource } from './migration-source.ts';
-import { LocalChangeFeed, PgChangeFeed, type ChangeFeed } from '../events/change-feed.ts';
+import { PgChangeFeed, type ChangeFeed } from '../events/change-feed.ts';
 import type { Logger } from '../log/logger.ts';
-
-/**
- * knex's PGlite dialect (a CommonJS package), loaded only when a PGlite database is opened: it loads PGlite
- * itself, tens of milliseconds that a command line run on PostgreSQL does not need.
- */
-const requireCjs = createRequire(import.meta.url);
-const pgliteDialect = () => requireCjs('knex-pglite') as typeof ClientPGLite;
 
 export type DbKind = 'pg' | 'pglite';
 
@@ -25,14 +15,14 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/**
+ * PostgreSQL. The embedded database has its own module (pglite-db.ts): its knex dialect loads PGlite, which a
+ * server or command on PostgreSQL does not need (17 ms and 6 MB).
+ */
 export interface DbOptions {
-  databaseUrl?: string;
-  /** An already opened PGlite (openEmbeddedPglite, or a migrated template in tests). Neither: in memory. */
-  pglite?: PGlite;
-  /** Called after the PGlite database is closed (the data-directory lock). */
-  onClosed?: () => void;
+  databaseUrl: string;
   poolMax?: number;
-  /** Short on purpose: a query outside `trx` inside a transaction then fails fast on PGlite. */
+  /** How long a query waits for a pooled connection (10 s unless told). */
   acquireTimeoutMs?: number;
   searchPath?: string;
   log?: Logger;
@@ -40,52 +30,25 @@ export interface DbOptions {
   listenForChanges?: 'at-start' | 'on-publish';
 }
 
+/** knex on PostgreSQL, with its change feed. */
 export function createDb(opts: DbOptions): Db {
-  const acquireConnectionTimeout = opts.acquireTimeoutMs ?? 10_000;
-  if (opts.databaseUrl) {
-    pgDriver(); // its int8 parser, before the first query
-    const knex = knexFactory({
-      client: 'pg',
-      connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000 } as Knex.PgConnectionConfig,
-      pool: { min: 0, max: opts.poolMax ?? 10 },
-      acquireConnectionTimeout,
-      searchPath: opts.searchPath,
-      log: quietKnexLog(opts.log),
-    });
-    const changes = new PgChangeFeed(opts.databaseUrl, opts.log, { listen: opts.listenForChanges });
-    return {
-      knex,
-      kind: 'pg',
-      changes,
-      close: async () => {
-        await changes.close();
-        await knex.destroy();
-      },
-    };
-  }
-  const release = opts.onClosed;
-  let connection: Knex.Config['connection'];
-  if (opts.pglite) {
-    const instance = opts.pglite;
-    connection = () => ({ pglite: instance }) as never;
-  } else {
-    connection = {};
-  }
+  pgDriver(); // its int8 parser, before the first query
   const knex = knexFactory({
-    client: pgliteDialect(),
-    connection,
-    acquireConnectionTimeout,
+    client: 'pg',
+    connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000 } as Knex.PgConnectionConfig,
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
+    searchPath: opts.searchPath,
+    log: quietKnexLog(opts.log),
   });
+  const changes = new PgChangeFeed(opts.databaseUrl, opts.log, { listen: opts.listenForChanges });
   return {
     knex,
-    kind: 'pglite',
-    changes: new LocalChangeFeed(),
+    kind: 'pg',
+    changes,
     close: async () => {
-      try {
-        await knex.destroy();
-      } finally {
-        release?.();
-      }
+      await changes.close();
+      await knex.destroy();
     },
   };
 }

@@ -27,15 +27,16 @@ export async function openDatabase(config: Config, log?: Logger, opts: OpenOptio
     }
     return db;
   }
+  // Loaded here, not above: PGlite is not needed on PostgreSQL.
+  const { createPgliteDb } = await import('./pglite-db.ts');
   if (opts.embedded) {
     const embedded = await opts.embedded;
-    return createDb({ pglite: embedded.pglite, onClosed: embedded.release, log });
+    return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release });
   }
-  // Loaded here, not above: PGlite is not needed on PostgreSQL.
   const { openEmbeddedPglite, openMemoryPglite } = await import('./embedded-pglite.ts');
-  if (config.dataDir === 'memory://') return createDb({ pglite: await openMemoryPglite(), log });
+  if (config.dataDir === 'memory://') return createPgliteDb({ pglite: await openMemoryPglite() });
   const embedded = await openEmbeddedPglite(config.dataDir);
-  return createDb({ pglite: embedded.pglite, onClosed: embedded.release, log });
+  return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release });
 }
 
 /** One line naming what went wrong when connecting to PostgreSQL, and what to change. */
