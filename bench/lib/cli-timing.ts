@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts';
 import { createThrowAwayDatabase } from './database.ts';
 import { median } from './paired.ts';
+import { SHORT_RUN_WASM_FLAG } from '../../src/platform/db/short-run-wasm.ts';
 
 export const CLI_LIMIT_SEC = 0.5;
 /** Its name for `--only`. */
@@ -29,8 +30,12 @@ interface CliCase {
   floor?: CliCase;
 }
 
-/** PGlite's own start on a folder, in a bare Node process: `new PGlite(dir)`, `select 1`, close. */
+/**
+ * PGlite's own start on a folder, in a bare Node process: `new PGlite(dir)`, `select 1`, close, with the V8
+ * setting the commands run with (short-run-wasm.ts), so that the floor starts PGlite as they do.
+ */
 const PGLITE_ALONE = [
+  SHORT_RUN_WASM_FLAG,
   '-e',
   "const { PGlite } = require('@electric-sql/pglite');" +
     '(async () => { const db = new PGlite(process.env.DATA_DIR); await db.query("select 1"); await db.close(); })()' +
@@ -93,7 +98,7 @@ export async function measureCliTiming(repoRoot: string, adminUrl: string, runs:
     server = await startEmbedded(repoRoot, runningEnv.DATA_DIR!, runningEnv);
     const userAdd = (prefix: string) => (run: number) => cli('user', 'add', `${prefix}${run}`, '--password', 'bench-user-password');
     const pgliteAlone: CliCase = {
-      label: 'PGlite alone: open that folder, `select 1`, close',
+      label: 'PGlite alone: open that folder, `select 1`, close (V8 set as for the commands)',
       nodeArgs: () => PGLITE_ALONE,
       env: stoppedEnv,
       target: false,
