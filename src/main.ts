@@ -4,8 +4,10 @@ import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir } from './platform/db/embedded-data-dir.ts';
+import { isInitialised } from './platform/db/data-dir-check.ts';
 import { keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
 import type { UserCommand } from './cli/user-command.ts';
+import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
 import type { PasswordHasher } from './platform/auth/password-hasher.ts';
 
 // Only `node:` modules and small files are imported up front: `help`, a mistyped command and a bad option
@@ -61,7 +63,12 @@ async function main(argv: string[]): Promise<void> {
   // The password's hash (0.2 s) is computed on the thread pool while the code loads and the database opens
   // (together most of the command's time). The hasher module needs only node:crypto.
   const hasher = userCommand && 'password' in userCommand ? await preparedHasher(userCommand.password) : undefined;
-  const config = (await import('./config.ts')).loadConfig();
+  // The embedded database takes most of the command's time to open (PGlite starts PostgreSQL in WebAssembly).
+  // A user or token command on an existing folder starts opening it before the configuration loads (zod, a
+  // few hundredths of a second), which then loads while PGlite reads and compiles its files. Not on a new
+  // folder: creating it takes seconds, not to be spent before a mistyped setting is reported.
+  const early = folder && userCommand.command !== 'user delete' && isInitialised(folder) ? openEmbedded(folder) : undefined;
+  const config = await loadConfigOrClose(early);
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
   if (!config.databaseUrl && config.dataDir !== 'memory://')
     (await import('./platform/db/data-dir-check.ts')).checkDataDir(config.dataDir);
@@ -74,9 +81,8 @@ async function main(argv: string[]): Promise<void> {
   // user and token commands load only the directory (a separate chunk of the bundle: they run from scripts
   // and must answer fast).
   if (userCommand.command === 'user delete') return (await admin()).userDeleteCommand(config, userCommand.name);
-  // The embedded database takes most of the command's time to open (PGlite starts PostgreSQL in WebAssembly):
-  // it starts now, and the directory's code loads while PGlite reads and compiles its files.
-  const embedded = config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir);
+  // Else it starts now, and the directory's code loads while PGlite reads and compiles its files.
+  const embedded = early ?? (config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir));
   return (await import('./cli/directory.commands.ts')).runOnDirectory(config, userCommand, hasher, embedded);
 }
 
@@ -84,6 +90,18 @@ function openEmbedded(dir: string) {
   const opening = import('./platform/db/embedded-pglite.ts').then((m) => m.openEmbeddedPglite(dir));
   opening.catch(() => undefined); // reported by whoever awaits it
   return opening;
+}
+
+/** The configuration; when it is refused, the database opened early is closed (and its folder unlocked) first. */
+async function loadConfigOrClose(early: Promise<EmbeddedDatabase> | undefined) {
+  try {
+    return (await import('./config.ts')).loadConfig();
+  } catch (err) {
+    const opened = await early?.catch(() => undefined);
+    await opened?.pglite.close().catch(() => undefined);
+    opened?.release();
+    throw err;
+  }
 }
 
 /** The user or token command the arguments name (its password read from stdin if not given), else undefined. */

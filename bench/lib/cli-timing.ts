@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts';
 import { createThrowAwayDatabase } from './database.ts';
 import { median } from './paired.ts';
-import { SHORT_RUN_WASM_FLAG } from '../../src/platform/db/short-run-wasm.ts';
+import { SHORT_RUN_V8_FLAGS } from '../../src/platform/db/short-run-wasm.ts';
+import { EMBEDDED_START_PARAMS } from '../../src/platform/db/embedded-pglite.ts';
 
 export const CLI_LIMIT_SEC = 0.5;
 /** Its name for `--only`. */
@@ -31,14 +32,16 @@ interface CliCase {
 }
 
 /**
- * PGlite's own start on a folder, in a bare Node process: `new PGlite(dir)`, `select 1`, close, with the V8
- * setting the commands run with (short-run-wasm.ts), so that the floor starts PGlite as they do.
+ * PGlite's own start on a folder, in a bare Node process: open it, `select 1`, close, with the V8 setting
+ * (short-run-wasm.ts) and PostgreSQL settings (embedded-pglite.ts) the commands run with, so that the floor
+ * starts PGlite as they do. The settings travel in PGLITE_START_PARAMS.
  */
 const PGLITE_ALONE = [
-  SHORT_RUN_WASM_FLAG,
+  ...SHORT_RUN_V8_FLAGS.split(' '),
   '-e',
   "const { PGlite } = require('@electric-sql/pglite');" +
-    '(async () => { const db = new PGlite(process.env.DATA_DIR); await db.query("select 1"); await db.close(); })()' +
+    '(async () => { const db = await PGlite.create({ dataDir: process.env.DATA_DIR, startParams: JSON.parse(process.env.PGLITE_START_PARAMS) });' +
+    ' await db.query("select 1"); await db.close(); })()' +
     '.catch((e) => { console.error(e); process.exit(1); });',
 ];
 
@@ -98,9 +101,9 @@ export async function measureCliTiming(repoRoot: string, adminUrl: string, runs:
     server = await startEmbedded(repoRoot, runningEnv.DATA_DIR!, runningEnv);
     const userAdd = (prefix: string) => (run: number) => cli('user', 'add', `${prefix}${run}`, '--password', 'bench-user-password');
     const pgliteAlone: CliCase = {
-      label: 'PGlite alone: open that folder, `select 1`, close (V8 set as for the commands)',
+      label: 'PGlite alone: open that folder, `select 1`, close (V8 and PostgreSQL set as for the commands)',
       nodeArgs: () => PGLITE_ALONE,
-      env: stoppedEnv,
+      env: { ...stoppedEnv, PGLITE_START_PARAMS: JSON.stringify(EMBEDDED_START_PARAMS) },
       target: false,
     };
     const cases: CliCase[] = [

@@ -78,6 +78,13 @@ describe('command line', () => {
     expect(add.modules.filter((u) => /\/node_modules\/(knex|knex-pglite|lodash|zod)\//.test(u))).toEqual([]);
     const app = /\/node_modules\/(express|prom-client|passport-strategy|saxes)\/|\/chunks\/(admin\.commands|serve\.command)-/;
     expect(add.modules.filter((u) => app.test(u))).toEqual([]);
+    // What no process of ours runs is left out of the bundle (scripts/build.mjs): knex's dialects but
+    // PostgreSQL's, and zod's messages in languages other than English.
+    const bundled = add.modules.filter((u) => u.includes('/dist/chunks/')).map((u) => fs.readFileSync(new URL(u), 'utf8')).join('\n');
+    expect(bundled).toMatch(/\/\/ node_modules\/knex\/lib\/dialects\/postgres\/index\.js/);
+    expect(bundled).not.toMatch(/\/\/ node_modules\/knex\/lib\/dialects\/(mssql|mysql|oracledb|sqlite3|better-sqlite3)\//);
+    expect(bundled).toMatch(/\/\/ node_modules\/zod\/v4\/locales\/en\.js/);
+    expect(bundled).not.toMatch(/\/\/ node_modules\/zod\/v4\/locales\/(de|fr|ja)\.js/);
 
     const del = await loaded(['user', 'delete', 'fay']);
     expect(del.output).toContain('deleted user fay');
@@ -90,4 +97,16 @@ describe('command line', () => {
     expect(r.code).toBe(1);
     expect(r.output.trim()).toBe('Invalid configuration: PORT: PORT must be a whole number');
   });
+
+  // A user command on an existing folder starts opening the database before the configuration loads
+  // (main.ts); a refused configuration must still leave the folder closed, unlocked and unchanged.
+  it('closes and unlocks a database it opened early when the configuration is refused', async () => {
+    expect(fs.existsSync(path.join(env.DATA_DIR, 'PG_VERSION'))).toBe(true);
+    const r = await runCli(['user', 'add', 'early', '--password', 'early-pw'], { ...env, PORT: 'eighty' }).done;
+    expect(r.code).toBe(1);
+    expect(r.output.trim()).toBe('Invalid configuration: PORT: PORT must be a whole number');
+    expect(fs.existsSync(path.join(env.DATA_DIR, 'addon-pair.lock'))).toBe(false);
+    const add = await runCli(['user', 'add', 'early', '--password', 'early-pw'], env).done;
+    expect(add.output.trim()).toBe('created user early (groups: users)');
+  }, 60_000);
 });
