@@ -4,7 +4,7 @@ import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir } from './platform/db/embedded-data-dir.ts';
-import { isInitialised } from './platform/db/data-dir-check.ts';
+import { checkDataDir, isInitialised } from './platform/db/data-dir-check.ts';
 import { keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
 import type { UserCommand } from './cli/user-command.ts';
 import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
@@ -70,8 +70,7 @@ async function main(argv: string[]): Promise<void> {
   const early = folder && userCommand.command !== 'user delete' && isInitialised(folder) ? openEmbedded(folder) : undefined;
   const config = await loadConfigOrClose(early);
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
-  if (!config.databaseUrl && config.dataDir !== 'memory://')
-    (await import('./platform/db/data-dir-check.ts')).checkDataDir(config.dataDir);
+  if (!config.databaseUrl && config.dataDir !== 'memory://') checkDataDir(config.dataDir);
   if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
   const admin = () => import('./cli/admin.commands.ts');
   if (command === 'migrate') return (await admin()).migrateCommand(config);
