@@ -15,11 +15,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * and knex's 330 CommonJS files (252 of them lodash's) 60–85 ms, against about 28 ms each as one bundled file.
  * Both sit on the path of every command-line run and server start (issue 14: `user add` under 0.5 s).
  * knex-pglite goes with knex: it extends knex's PostgreSQL client, which would otherwise load a second copy of
- * knex from node_modules. No other runtime dependency imports these, so the bundle's copies are the only ones.
+ * knex from node_modules. pino and its dozen small packages are on the same paths (the import of `user add`'s
+ * chunk: 103 ms → 85 ms); pino's transports, which start a worker from a file beside pino's code, would not
+ * work from the bundle, and we use none (logger.ts writes to a stream). No other runtime dependency imports
+ * these, so the bundle's copies are the only ones.
  * What a bundled package imports is bundled with it (knex has its own `debug` in node_modules/knex/node_modules,
  * which a `require` from dist/ would not find), but for the database drivers below.
  */
-export const BUNDLED_PACKAGES = ['zod', 'knex', 'knex-pglite', 'lodash'];
+export const BUNDLED_PACKAGES = ['zod', 'knex', 'knex-pglite', 'lodash', 'pino'];
 
 /**
  * Left in node_modules even when a bundled package imports them: the drivers knex loads by name (only pg is
