@@ -13,7 +13,7 @@ import { createThrowAwayDatabase } from './database.ts';
 import { median } from './paired.ts';
 import { SHORT_RUN_V8_FLAGS } from '../../src/platform/db/short-run-wasm.ts';
 import { EMBEDDED_START_PARAMS } from '../../src/platform/db/embedded-pglite.ts';
-import { DEFAULT_COST } from '../../src/platform/auth/password-hasher.ts';
+import { DEFAULT_COST, scryptOptions } from '../../src/platform/auth/password-hasher.ts';
 
 export const CLI_LIMIT_SEC = 0.5;
 /** Its name for `--only`. */
@@ -37,15 +37,15 @@ interface CliCase {
 /**
  * PGlite's own start on a folder, in a bare Node process: open it, `select 1`, close, with the V8 settings
  * (short-run-wasm.ts) and PostgreSQL settings (embedded-pglite.ts) the commands run with, so that the floor
- * starts PGlite as they do. The settings travel in PGLITE_START_PARAMS. With HASH_COST, a password is hashed
- * meanwhile on the thread pool at that scrypt cost, as `user add` does (main.ts): on two cores the hash and
+ * starts PGlite as they do. The settings travel in PGLITE_START_PARAMS. With HASH_OPTIONS, a password is hashed
+ * meanwhile on the thread pool with those scrypt options, as `user add` does (main.ts): on two cores the hash and
  * PGlite's start compete, and the two together are what `user add` cannot go below.
  */
 const PGLITE_ALONE = [
   ...SHORT_RUN_V8_FLAGS.split(' '),
   '-e',
-  'if (process.env.HASH_COST) { const c = JSON.parse(process.env.HASH_COST); const crypto = require("node:crypto");' +
-    ' crypto.scrypt("bench-user-password", crypto.randomBytes(16), 32, { ...c, maxmem: 256 * c.N * c.r + 1024 * 1024 }, (e) => { if (e) throw e; }); }' +
+  'if (process.env.HASH_OPTIONS) { const crypto = require("node:crypto");' +
+    ' crypto.scrypt("bench-user-password", crypto.randomBytes(16), 32, JSON.parse(process.env.HASH_OPTIONS), (e) => { if (e) throw e; }); }' +
     "const { PGlite } = require('@electric-sql/pglite');" +
     '(async () => { const db = await PGlite.create({ dataDir: process.env.DATA_DIR, startParams: JSON.parse(process.env.PGLITE_START_PARAMS) });' +
     ' await db.query("select 1"); await db.close(); })()' +
@@ -116,7 +116,7 @@ export async function measureCliTiming(repoRoot: string, adminUrl: string, runs:
     const pgliteWhileHashing: CliCase = {
       label: 'the same while a password is hashed on the thread pool (scrypt at the production cost)',
       nodeArgs: () => PGLITE_ALONE,
-      env: { ...pgliteAlone.env, HASH_COST: JSON.stringify(DEFAULT_COST) },
+      env: { ...pgliteAlone.env, HASH_OPTIONS: JSON.stringify(scryptOptions(DEFAULT_COST)) },
       target: false,
       floorName: 'PGlite alone on the folder while a password is hashed',
     };

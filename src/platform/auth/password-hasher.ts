@@ -14,6 +14,11 @@ export interface HashCost {
 
 /** OWASP's scrypt setting that costs 16 MiB per hash (N=2^14, r=8, p=5): slow for attackers, kind to RAM. */
 export const DEFAULT_COST: HashCost = { N: 2 ** 14, r: 8, p: 5 };
+
+/** node:crypto's options for a hash at `cost`: its memory limit must hold the 128·N·r bytes scrypt uses, with room. */
+export function scryptOptions({ N, r, p }: HashCost): ScryptOptions {
+  return { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
+}
 const KEY_LEN = 32;
 
 /**
@@ -50,7 +55,7 @@ export class PasswordHasher {
   private async compute(password: string): Promise<string> {
     const salt = randomBytes(16);
     const { N, r, p } = this.cost;
-    const key = await scrypt(password, salt, KEY_LEN, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+    const key = await scrypt(password, salt, KEY_LEN, scryptOptions(this.cost));
     return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
   }
 
@@ -61,7 +66,7 @@ export class PasswordHasher {
     const salt = Buffer.from(parts[4]!, 'base64');
     const expected = Buffer.from(parts[5]!, 'base64');
     if (!N || !r || !p || expected.length === 0) return false;
-    const key = await scrypt(password, salt, expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+    const key = await scrypt(password, salt, expected.length, scryptOptions({ N, r, p }));
     return timingSafeEqual(key, expected);
   }
 
