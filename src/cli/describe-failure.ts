@@ -9,7 +9,8 @@ import { StartupError } from '../platform/startup-error.ts';
 export function describeFailure(err: unknown): string {
   if (err instanceof StartupError) return err.message;
   if (err instanceof AppError) {
-    const details = err.details.map((d) => `${d.name}: ${d.message}`).join('; ');
+    // A field whose message is the error's own (the API puts it in both places) is named, not repeated.
+    const details = err.details.map((d) => (d.message === err.message ? d.name : `${d.name}: ${d.message}`)).join('; ');
     return details ? `${err.message} (${details})` : err.message;
   }
   const e = err as { code?: string; message?: string; syscall?: string; path?: string };

@@ -74,7 +74,7 @@ describe('the command line beside a running embedded server', () => {
     await cli('user', 'add', 'dora', '--password', 'dora-password');
     expect(await cli('user', 'add', 'dora', '--password', 'other')).toEqual({
       code: 1,
-      output: 'A user with that username already exists. (username: A user with that username already exists.)\n',
+      output: 'A user with that username already exists. (username)\n',
     });
     expect(await cli('user', 'add', 'x:y', '--password', 'pw')).toMatchObject({ code: 1, output: expect.stringMatching(/colon/) });
     // No --password and nothing on standard input: an empty password, refused by the server's own check.
