@@ -5,6 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import nodeModule from 'node:module';
+
+// Node 22 can keep the compiled code of the bundle between runs: a command then starts about 30 ms sooner
+// (issue 14; the cache is a folder in the system's temporary folder, or NODE_COMPILE_CACHE, and
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has no such cache, and nothing happens there. A cache
+// that cannot be written (a read-only /tmp) only makes Node compile as before.
+nodeModule.enableCompileCache?.();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'dist/main.mjs');

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -91,6 +92,16 @@ describe('command line', () => {
     expect(del.modules.some((u) => u.includes('/node_modules/express/'))).toBe(true);
     expect(del.modules.some((u) => /\/chunks\/admin\.commands-/.test(u))).toBe(true);
   }, 180_000);
+
+  // Only Node 22 has the compile cache (bin/addon-pair.mjs); CI runs Node 20, where this is skipped. The cache
+  // goes to os.tmpdir(), which follows TMPDIR, so a private TMPDIR shows whether the command turned it on.
+  it.skipIf(!('enableCompileCache' in nodeModule))('keeps the compiled bundle between runs on Node 22', async () => {
+    const tmp = path.join(dir, 'tmp');
+    fs.mkdirSync(tmp);
+    expect((await runCli(['help'], { TMPDIR: tmp }).done).code).toBe(0);
+    const cache = path.join(tmp, 'node-compile-cache');
+    expect(fs.readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+  });
 
   it('stops with a one-line message naming a bad variable', async () => {
     const r = await runCli(['migrate'], { ...env, PORT: 'eighty' }).done;
