@@ -85,8 +85,9 @@ async function main(argv: string[]): Promise<void> {
   return (await import('./cli/directory.commands.ts')).runOnDirectory(config, userCommand, hasher, embedded);
 }
 
+/** Opens the folder for a user or token command (a small shared memory: embedded-pglite.ts, COMMAND_START_PARAMS). */
 function openEmbedded(dir: string) {
-  const opening = import('./platform/db/embedded-pglite.ts').then((m) => m.openEmbeddedPglite(dir));
+  const opening = import('./platform/db/embedded-pglite.ts').then((m) => m.openEmbeddedPglite(dir, m.COMMAND_START_PARAMS));
   opening.catch(() => undefined); // reported by whoever awaits it
   return opening;
 }

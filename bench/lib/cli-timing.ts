@@ -12,7 +12,7 @@ import { freePort, spawnNode, waitForHttp, type RunningChild } from './child.ts'
 import { createThrowAwayDatabase } from './database.ts';
 import { median } from './paired.ts';
 import { SHORT_RUN_V8_FLAGS } from '../../src/platform/db/short-run-wasm.ts';
-import { EMBEDDED_START_PARAMS } from '../../src/platform/db/embedded-pglite.ts';
+import { COMMAND_START_PARAMS } from '../../src/platform/db/embedded-pglite.ts';
 import { DEFAULT_COST, scryptOptions } from '../../src/platform/auth/password-hasher.ts';
 
 export const CLI_LIMIT_SEC = 0.5;
@@ -110,7 +110,7 @@ export async function measureCliTiming(repoRoot: string, adminUrl: string, runs:
     const pgliteAlone: CliCase = {
       label: 'PGlite alone: open that folder, `select 1`, close (V8 and PostgreSQL set as for the commands)',
       nodeArgs: () => PGLITE_ALONE,
-      env: { ...stoppedEnv, PGLITE_START_PARAMS: JSON.stringify(EMBEDDED_START_PARAMS) },
+      env: { ...stoppedEnv, PGLITE_START_PARAMS: JSON.stringify(COMMAND_START_PARAMS) },
       target: false,
     };
     const pgliteWhileHashing: CliCase = {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { COMMAND_START_PARAMS, EMBEDDED_START_PARAMS, openEmbeddedPglite } from '../../src/platform/db/embedded-pglite.ts';
 
 describe('the embedded database in a data folder', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-data-'));
@@ -31,5 +32,41 @@ describe('the embedded database in a data folder', () => {
     first = await startServerProcess({ DATA_DIR: dir, ADMIN_PASSWORD: 'ignored-now', DEMO: '0' });
     const picker = await fetch(`${first.url}/rest/api/2/groups/picker?query=surv`, { headers: auth });
     expect(((await picker.json()) as { total: number }).total).toBe(1);
+  }, 120_000);
+
+  // A user or token command opens the folder with a small shared memory (COMMAND_START_PARAMS: 1 MB of buffers).
+  // A command that writes more than that in one transaction must still commit all of it: PostgreSQL then
+  // writes dirty buffers out to the folder before the commit, through PGlite's file system.
+  it('commits a transaction larger than the commands\' buffer pool, and the server reads all of it', async () => {
+    const folder = path.join(dir, 'small-pool');
+    expect((await runCli(['migrate'], { DATA_DIR: folder, ADMIN_PASSWORD: 'pw', DEMO: '0' }).done).code).toBe(0);
+
+    const command = await openEmbeddedPglite(folder, COMMAND_START_PARAMS);
+    try {
+      const shown = await command.pglite.query<{ b: string; c: string }>(
+        "select current_setting('shared_buffers') as b, current_setting('max_connections') as c",
+      );
+      expect(shown.rows[0]).toEqual({ b: '1MB', c: '5' });
+      await command.pglite.transaction(async (tx) => {
+        await tx.exec('create table big_write (id int primary key, filler text not null)');
+        // 4,000 rows of 2 kB: 8 MB, eight times the pool.
+        await tx.exec("insert into big_write select g, repeat(md5(g::text), 64) from generate_series(1, 4000) g");
+      });
+    } finally {
+      await command.pglite.close();
+      command.release();
+    }
+
+    const server = await openEmbeddedPglite(folder, EMBEDDED_START_PARAMS);
+    try {
+      const read = await server.pglite.query<{ n: number; total: number }>(
+        'select count(*)::int as n, sum(length(filler))::int as total from big_write',
+      );
+      expect(read.rows[0]).toEqual({ n: 4000, total: 4000 * 2048 });
+      expect((await server.pglite.query<{ b: string }>("select current_setting('shared_buffers') as b")).rows[0]!.b).toBe('16MB');
+    } finally {
+      await server.pglite.close();
+      server.release();
+    }
   }, 120_000);
 });
