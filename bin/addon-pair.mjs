@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npx addon-pair …`: the command line runs from the esbuild bundle (dist/main.mjs), which starts in a
-// fraction of the time tsx needs. In a checkout the bundle is rebuilt first when a source file is newer
-// (under a second); in the container image there are no sources and the bundle is used as it is.
+// fraction of the time tsx needs. In a checkout the bundle is rebuilt first when one of its inputs is newer
+// (scripts/bundle-freshness.mjs; under a second); in the container image there are no sources and the bundle
+// is used as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,24 +17,9 @@ nodeModule.enableCompileCache?.();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'dist/main.mjs');
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function isStale() {
-  if (!fs.existsSync(bundle)) return true;
-  if (!fs.existsSync(path.join(root, 'src'))) return false;
-  const built = fs.statSync(bundle).mtimeMs;
-  return ['src', 'migrations'].some((d) => fs.existsSync(path.join(root, d)) && newestMtime(path.join(root, d)) > built);
-}
-
-if (isStale()) {
-  const { buildAll } = await import('../scripts/build.mjs');
-  await buildAll();
+// The image has no sources, nor scripts/.
+if (fs.existsSync(path.join(root, 'src'))) {
+  const { bundleIsStale } = await import('../scripts/bundle-freshness.mjs');
+  if (bundleIsStale(root)) await (await import('../scripts/build.mjs')).buildAll();
 }
 await import(bundle);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleIsStale } from './bundle-freshness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -137,6 +138,9 @@ export async function buildAll() {
   await buildServer();
 }
 
+// `node scripts/build.mjs [--if-stale]`: `npm start` passes --if-stale, so that a start with an up-to-date
+// bundle does not spend a second rebuilding it.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await buildAll();
+  if (process.argv.includes('--if-stale') && !bundleIsStale(root)) console.log('dist/ is up to date');
+  else await buildAll();
 }

@@ -1,8 +1,9 @@
 import type { AppServices } from './services.ts';
-import { migrateLatest, withBootstrapLock } from './platform/db/knex.ts';
+import { migrateLatest, withBootstrapLock, type Db } from './platform/db/knex.ts';
+import type { Config } from './config.ts';
 import { usersRepository } from './directory/users.repository.ts';
 import { BUILTIN_GROUPS } from './directory/groups.repository.ts';
-import { loadDemo } from './demo/demo.ts';
+import { demoPasswords, loadDemo } from './demo/demo.ts';
 import { StartupError } from './platform/startup-error.ts';
 
 export class BootstrapError extends StartupError {}
@@ -20,18 +21,20 @@ export interface BootstrapResult {
 export async function bootstrap(services: AppServices): Promise<BootstrapResult> {
   const { config, db, log } = services;
   return withBootstrapLock(db, async () => {
+    // A new directory gets its first administrator (and the demo user) once the migrations have run. Their
+    // passwords' hashes (scrypt, about 0.3 s each) start now, on the thread pool, and are ready by then.
+    if (await hasNoUsers(db)) for (const password of firstPasswords(config)) services.hasher.prepare(password);
     const migrations = await migrateLatest(db);
     if (migrations.length > 0) log.info({ migrations }, 'migrations applied');
     if ((await usersRepository.count(db.knex)) > 0) return { migrations, adminCreated: false, demoLoaded: false };
 
-    let password = config.adminPassword;
+    const password = firstAdminPassword(config);
     if (!password) {
-      if (config.databaseUrl) {
-        throw new BootstrapError(
-          'The directory has no users and ADMIN_PASSWORD is not set: set ADMIN_PASSWORD to create the first administrator.',
-        );
-      }
-      password = 'admin';
+      throw new BootstrapError(
+        'The directory has no users and ADMIN_PASSWORD is not set: set ADMIN_PASSWORD to create the first administrator.',
+      );
+    }
+    if (!config.adminPassword) {
       log.warn(`ADMIN_PASSWORD is not set: the administrator "${config.adminUsername}" gets the password "admin". Change it.`);
     }
     await services.directory.createUser({
@@ -47,4 +50,22 @@ export async function bootstrap(services: AppServices): Promise<BootstrapResult>
     }
     return { migrations, adminCreated: true, demoLoaded: config.demo };
   });
+}
+
+/** No users table yet (a new database), or an empty one: the first administrator is then created. */
+async function hasNoUsers(db: Db): Promise<boolean> {
+  // to_regclass rather than knex's hasTable: information_schema's views are slow on a database just opened.
+  const { rows } = (await db.knex.raw("select to_regclass('users') is null as missing")) as { rows: { missing: boolean }[] };
+  return rows[0]!.missing || (await usersRepository.count(db.knex)) === 0;
+}
+
+/** ADMIN_PASSWORD; without it, "admin" on the embedded database, and none on PostgreSQL (which refuses to start). */
+function firstAdminPassword(config: Config): string | undefined {
+  return config.adminPassword || (config.databaseUrl ? undefined : 'admin');
+}
+
+/** The passwords bootstrap hashes on a new directory: the first administrator's, and the demo users'. */
+function firstPasswords(config: Config): string[] {
+  const admin = firstAdminPassword(config);
+  return [...(admin ? [admin] : []), ...(config.demo ? demoPasswords() : [])];
 }

@@ -67,11 +67,16 @@ async function main(argv: string[]): Promise<void> {
   // A user or token command on an existing folder starts opening it before the configuration loads (zod, a
   // few hundredths of a second), which then loads while PGlite reads and compiles its files. Not on a new
   // folder: creating it takes seconds, not to be spent before a mistyped setting is reported.
-  const early = folder && userCommand.command !== 'user delete' && isInitialised(folder) ? openEmbedded(folder) : undefined;
+  const early = folder && userCommand.command !== 'user delete' && isInitialised(folder) ? openEmbedded(folder, 'command') : undefined;
   const config = await loadConfigOrClose(early);
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
   if (!config.databaseUrl && config.dataDir !== 'memory://') checkDataDir(config.dataDir);
-  if (command === 'serve') return (await import('./cli/serve.command.ts')).serveCommand(config);
+  // The server's embedded database starts opening before the server's code loads (Express and every
+  // feature, about 0.4 s), which then loads beside it: on a new folder, beside initdb's child process.
+  if (command === 'serve') {
+    const embedded = config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir, 'server');
+    return (await import('./cli/serve.command.ts')).serveCommand(config, embedded);
+  }
   const admin = () => import('./cli/admin.commands.ts');
   if (command === 'migrate') return (await admin()).migrateCommand(config);
   if (command === 'import') return (await admin()).importCommand(config, need(sub, 'FILE'));
@@ -81,13 +86,15 @@ async function main(argv: string[]): Promise<void> {
   // and must answer fast).
   if (userCommand.command === 'user delete') return (await admin()).userDeleteCommand(config, userCommand.name);
   // Else it starts now, and the directory's code loads while PGlite reads and compiles its files.
-  const embedded = early ?? (config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir));
+  const embedded = early ?? (config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir, 'command'));
   return (await import('./cli/directory.commands.ts')).runOnDirectory(config, userCommand, hasher, embedded);
 }
 
-/** Opens the folder for a user or token command (a small shared memory: embedded-pglite.ts, COMMAND_START_PARAMS). */
-function openEmbedded(dir: string) {
-  const opening = import('./platform/db/embedded-pglite.ts').then((m) => m.openEmbeddedPglite(dir, m.COMMAND_START_PARAMS));
+/** Opens the folder for the server, or for a user or token command (a small shared memory: COMMAND_START_PARAMS). */
+function openEmbedded(dir: string, forWhat: 'server' | 'command') {
+  const opening = import('./platform/db/embedded-pglite.ts').then((m) =>
+    m.openEmbeddedPglite(dir, forWhat === 'server' ? m.EMBEDDED_START_PARAMS : m.COMMAND_START_PARAMS),
+  );
   opening.catch(() => undefined); // reported by whoever awaits it
   return opening;
 }

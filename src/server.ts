@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import { openDatabase as openConfiguredDatabase } from './platform/db/open-database.ts';
-import type { Db } from './platform/db/knex.ts';
+import { openDatabase } from './platform/db/open-database.ts';
+import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
 import { StartupError } from './platform/startup-error.ts';
 import { createLogger, type Logger } from './platform/log/logger.ts';
 import { createServices, type AppServices } from './services.ts';
@@ -18,10 +18,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function openDatabase(config: Config, log?: Logger): Promise<Db> {
-  return openConfiguredDatabase(config, log);
-}
-
 /** The HTTP server settings shared by production and tests. */
 export function createHttpServer(app: http.RequestListener): http.Server {
   // Large Authorization headers must reach our code (to answer 401), not die in Node's 16 KiB limit with a 431.
@@ -31,9 +27,16 @@ export function createHttpServer(app: http.RequestListener): http.Server {
   return server;
 }
 
-/** config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database. */
-export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const db = await openDatabase(config, log);
+/**
+ * config → database → bootstrap → app → listen. `stop()` drains connections, then closes the database.
+ * `embedded`: the embedded database, when the caller started opening it before this module loaded (main.ts).
+ */
+export async function startServer(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+  embedded?: Promise<EmbeddedDatabase>,
+): Promise<RunningServer> {
+  const db = await openDatabase(config, log, { embedded });
   let services: AppServices;
   let boot: BootstrapResult;
   try {

@@ -1,14 +1,18 @@
 import type { Config } from '../config.ts';
+import type { EmbeddedDatabase } from '../platform/db/embedded-pglite.ts';
 import { createLogger } from '../platform/log/logger.ts';
 import { startServer } from '../server.ts';
 import { demoCurlLines } from '../demo/demo-curl.ts';
 import { listenForCommands } from './command-socket.server.ts';
 import { userCommandServices } from './user-commands.ts';
 
-/** `serve`: run until SIGTERM or SIGINT, then stop accepting, drain and close the database. */
-export async function serveCommand(config: Config): Promise<void> {
+/**
+ * `serve`: run until SIGTERM or SIGINT, then stop accepting, drain and close the database. `embedded`: the
+ * embedded database, already being opened (main.ts starts it before this module and the app load).
+ */
+export async function serveCommand(config: Config, embedded?: Promise<EmbeddedDatabase>): Promise<void> {
   const log = createLogger(config.logLevel);
-  const running = await startServer(config, log);
+  const running = await startServer(config, log, embedded);
   // The embedded database serves this process alone: the command line's user and token commands come here.
   const embeddedFolder = !config.databaseUrl && config.dataDir !== 'memory://' ? config.dataDir : undefined;
   const commands = embeddedFolder ? await listenForCommands(embeddedFolder, userCommandServices(running.services), log) : undefined;

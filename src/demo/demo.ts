@@ -9,3 +9,9 @@ import { demoDocument } from './demo-data.ts';
 export async function loadDemo(services: AppServices): Promise<void> {
   await runImport(services, demoDocument(), () => undefined);
 }
+
+/** The demo users' passwords, whose hashes bootstrap starts before the migrations (bootstrap.ts). */
+export function demoPasswords(): string[] {
+  const users = (demoDocument().users ?? []) as { password?: string }[];
+  return users.flatMap((u) => (u.password ? [u.password] : []));
+}
