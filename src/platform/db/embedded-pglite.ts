@@ -36,8 +36,8 @@ const PGLITE_DEFAULT_START_PARAMS: readonly string[] = [
 export const EMBEDDED_START_PARAMS: readonly string[] = [...PGLITE_DEFAULT_START_PARAMS, '-c', 'shared_buffers=16MB'];
 
 /**
- * A user or token command that opens the folder itself runs a handful of queries and exits, so its PostgreSQL
- * needs little shared memory, and every megabyte of it costs time at the start: WebAssembly has no anonymous
+ * A user or token command that opens the folder itself runs a handful of queries and exits (as does the child
+ * that creates a new folder, once initdb is done), so its PostgreSQL needs little shared memory, and every megabyte of it costs time at the start: WebAssembly has no anonymous
  * mmap, so Emscripten's C library zeroes the whole segment with memset, which runs on V8's baseline compiler
  * here (short-run-wasm.ts). 128 buffers (1 MB) serve such a command, and PGlite's one backend needs no room
  * for 100 connections: the segment shrinks from 24 MB to 6 MB, and PGlite's start on the folder takes 0.48 s
@@ -103,7 +103,8 @@ async function initDataDirInChild(dir: string): Promise<void> {
 
 /** The child's side: create the database files, close, exit. Writes nothing else into the folder. */
 export async function initDataDir(dir: string): Promise<void> {
-  const pglite = await PGlite.create({ dataDir: dir, startParams: [...EMBEDDED_START_PARAMS] });
+  // After initdb, PGlite starts PostgreSQL on the new files once before this closes it: a small shared memory will do.
+  const pglite = await PGlite.create({ dataDir: dir, startParams: [...COMMAND_START_PARAMS] });
   await pglite.close();
 }
 
