@@ -34,6 +34,26 @@ describe('the embedded database in a data folder', () => {
     expect(((await picker.json()) as { total: number }).total).toBe(1);
   }, 120_000);
 
+  // A new folder's database is made in memory by initdb's child and written out as PGlite closes
+  // (folder-on-close-fs.ts): the files must be those of a cleanly shut-down database, with PostgreSQL's modes.
+  it('creates a new folder from memory: a cleanly shut-down database that the server then opens', async () => {
+    const folder = path.join(dir, 'from-memory');
+    expect((await runCli(['migrate'], { DATA_DIR: folder, ADMIN_PASSWORD: 'pw', DEMO: '0' }).done).code).toBe(0);
+    // pg_control: the system identifier (8 bytes), two versions (4 + 4), then the state; 1 is "shut down".
+    // `migrate` opened the new database and closed it again, so this also shows the second close was clean.
+    expect(fs.readFileSync(path.join(folder, 'global/pg_control')).readUInt32LE(16)).toBe(1);
+    expect(fs.statSync(path.join(folder, 'PG_VERSION')).mode & 0o777).toBe(0o640);
+    expect(fs.statSync(path.join(folder, 'base')).mode & 0o777).toBe(0o750);
+    expect(fs.readdirSync(folder).filter((n) => n.startsWith('.initdb-'))).toEqual([]);
+    const server = await startServerProcess({ DATA_DIR: folder, ADMIN_PASSWORD: 'pw', DEMO: '0' });
+    try {
+      const me = await fetch(`${server.url}/rest/api/2/myself`, { headers: { Authorization: `Basic ${Buffer.from('admin:pw').toString('base64')}` } });
+      expect(me.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   // A user or token command opens the folder with a small shared memory (COMMAND_START_PARAMS: 1 MB of buffers).
   // A command that writes more than that in one transaction must still commit all of it: PostgreSQL then
   // writes dirty buffers out to the folder before the commit, through PGlite's file system.

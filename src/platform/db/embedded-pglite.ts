@@ -7,6 +7,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { StartupError } from '../startup-error.ts';
 import { checkDataDir, isInitialised } from './data-dir-check.ts';
 import { INIT_DATA_DIR_COMMAND } from './init-data-dir-command.ts';
+import { FolderOnCloseFS } from './folder-on-close-fs.ts';
 
 // PGlite's own defaults (dist/…: `defaultStartParams`), which `startParams` replaces as a whole.
 const PGLITE_DEFAULT_START_PARAMS: readonly string[] = [
@@ -101,11 +102,17 @@ async function initDataDirInChild(dir: string): Promise<void> {
   fs.rmSync(temp, { recursive: true, force: true });
 }
 
-/** The child's side: create the database files, close, exit. Writes nothing else into the folder. */
+/**
+ * The child's side: create the database in memory, write its files into the folder as it closes
+ * (folder-on-close-fs.ts), exit. Writes nothing else into the folder.
+ */
 export async function initDataDir(dir: string): Promise<void> {
+  const files = new FolderOnCloseFS(dir);
   // After initdb, PGlite starts PostgreSQL on the new files once before this closes it: a small shared memory will do.
-  const pglite = await PGlite.create({ dataDir: dir, startParams: [...COMMAND_START_PARAMS] });
+  const pglite = await PGlite.create({ fs: files, startParams: [...COMMAND_START_PARAMS] });
   await pglite.close();
+  // A PGlite that closed without asking its file system to (another version) would leave the folder empty.
+  if (files.filesWritten === 0) throw new Error('initdb wrote no files');
 }
 
 export interface EmbeddedDatabase {
