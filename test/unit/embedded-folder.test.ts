@@ -55,3 +55,13 @@ describe('lockHolder', () => {
     lockDataDir(dir)();
   });
 });
+
+// initdb's child runs without the server's MALLOC_MMAP_THRESHOLD_ (embedded-pglite.ts), and with the rest.
+describe('initdbChildEnv', () => {
+  it('drops glibc\'s mmap threshold and keeps every other variable', async () => {
+    const { initdbChildEnv } = await import('../../src/platform/db/embedded-pglite.ts');
+    const env = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2', DATA_DIR: '/srv/data', PATH: '/usr/bin' };
+    expect(initdbChildEnv(env)).toEqual({ MALLOC_ARENA_MAX: '2', DATA_DIR: '/srv/data', PATH: '/usr/bin' });
+    expect(env.MALLOC_MMAP_THRESHOLD_).toBe('131072');
+  });
+});

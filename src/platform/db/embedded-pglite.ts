@@ -70,7 +70,7 @@ async function initDataDirInChild(dir: string): Promise<void> {
   fs.mkdirSync(temp);
   const child = spawn(process.execPath, [...process.execArgv, entry, INIT_DATA_DIR_COMMAND, temp], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: process.env,
+    env: initdbChildEnv(process.env),
   });
   // Stopped while the child works (a signal, or an exit): the child goes too, so nothing writes the folder.
   const killChild = () => child.kill('SIGKILL');
@@ -100,6 +100,16 @@ async function initDataDirInChild(dir: string): Promise<void> {
   const entries = fs.readdirSync(temp).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
   for (const name of entries) fs.renameSync(path.join(temp, name), path.join(dir, name));
   fs.rmSync(temp, { recursive: true, force: true });
+}
+
+/**
+ * The child's environment: the server's, but for glibc's MALLOC_MMAP_THRESHOLD_. The server sets it to keep its
+ * resident memory down under load (docs/operations.md); in initdb's child, which allocates and frees large
+ * blocks by the thousand, mapping each one cost about 0.4 s, and the child's memory goes with it anyway.
+ */
+export function initdbChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { MALLOC_MMAP_THRESHOLD_: _threshold, ...rest } = env;
+  return rest;
 }
 
 /**
