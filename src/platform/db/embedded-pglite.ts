@@ -38,11 +38,12 @@ export const EMBEDDED_START_PARAMS: readonly string[] = [...PGLITE_DEFAULT_START
 
 /**
  * A user or token command that opens the folder itself runs a handful of queries and exits (as does the child
- * that creates a new folder, once initdb is done), so its PostgreSQL needs little shared memory, and every megabyte of it costs time at the start: WebAssembly has no anonymous
- * mmap, so Emscripten's C library zeroes the whole segment with memset, which runs on V8's baseline compiler
- * here (short-run-wasm.ts). 128 buffers (1 MB) serve such a command, and PGlite's one backend needs no room
- * for 100 connections: the segment shrinks from 24 MB to 6 MB, and PGlite's start on the folder takes 0.48 s
- * instead of 0.54 s (medians of 10 runs in turns, on a machine where `user add` read 0.9 s).
+ * that creates a new folder, once initdb is done), so its PostgreSQL needs little shared memory, and every
+ * megabyte of it costs time at the start: WebAssembly has no anonymous mmap, so Emscripten's C library zeroes
+ * the whole segment with memset, which runs on V8's baseline compiler here (short-run-wasm.ts). 128 buffers
+ * (1 MB) serve such a command, and PGlite's one backend needs no room for 100 connections: the segment shrinks
+ * from 24 MB to 6 MB, and PGlite's start on the folder takes 0.48 s instead of 0.54 s (medians of 10 runs in
+ * turns, on a machine where `user add` read 0.9 s).
  */
 export const COMMAND_START_PARAMS: readonly string[] = [
   ...PGLITE_DEFAULT_START_PARAMS,
