@@ -1,4 +1,4 @@
-// Whether dist/ must be rebuilt: shared by `npm start` (scripts/build.mjs --if-stale) and the command line
+// Whether dist/ (the server's bundle and the web interface) must be rebuilt: shared by `npm start` (scripts/build.mjs --if-stale) and the command line
 // (bin/addon-pair.mjs). Only `node:` modules, so that checking costs a few milliseconds and never loads esbuild.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,11 +18,14 @@ function newestMtime(dir) {
 const INPUT_DIRS = ['src', 'migrations', 'scripts'];
 const INPUT_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'];
 
-/** True when `root`'s bundle is missing, or older than one of its inputs. */
+// What the build writes last of each part: the server's entry point and the web interface.
+const OUTPUTS = ['dist/main.mjs', 'dist/web/app.js'];
+
+/** True when a part of `root`'s build is missing, or older than one of its inputs. */
 export function bundleIsStale(root) {
-  const bundle = path.join(root, 'dist/main.mjs');
-  if (!fs.existsSync(bundle)) return true;
-  const built = fs.statSync(bundle).mtimeMs;
+  const outputs = OUTPUTS.map((o) => path.join(root, o));
+  if (!outputs.every((o) => fs.existsSync(o))) return true;
+  const built = Math.min(...outputs.map((o) => fs.statSync(o).mtimeMs));
   const dirs = INPUT_DIRS.map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
   const files = INPUT_FILES.map((f) => path.join(root, f)).filter((f) => fs.existsSync(f));
   return [...dirs.map(newestMtime), ...files.map((f) => fs.statSync(f).mtimeMs)].some((t) => t > built);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb, migrateLatest } from '../src/platform/db/knex.ts';
 import { createPgliteDb } from '../src/platform/db/pglite-db.ts';
-import { buildClient } from '../src/web/build-client.ts';
+import { buildClient } from '../scripts/build.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {

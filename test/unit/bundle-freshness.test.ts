@@ -21,7 +21,7 @@ describe('whether the bundle must be rebuilt', () => {
     fs.utimesSync(path.join(root, file), at(seconds), at(seconds));
   };
 
-  it('is stale without a bundle, fresh when every input is older, and stale when any input is newer', () => {
+  it('is stale without the server bundle or the web interface, fresh when every input is older, stale when any is newer', () => {
     write('src/platform/db/knex.ts', 10);
     write('migrations/20261121140000_directory.ts', 10);
     write('scripts/build.mjs', 10);
@@ -30,6 +30,9 @@ describe('whether the bundle must be rebuilt', () => {
     write('node_modules/.package-lock.json', 10);
     expect(bundleIsStale(root)).toBe(true);
     write('dist/main.mjs', 20);
+    // The web interface is built beside the server: without it the build is not complete.
+    expect(bundleIsStale(root)).toBe(true);
+    write('dist/web/app.js', 20);
     expect(bundleIsStale(root)).toBe(false);
     for (const input of ['src/platform/db/knex.ts', 'migrations/20261121140000_directory.ts', 'scripts/build.mjs', 'package-lock.json', 'node_modules/.package-lock.json']) {
       write(input, 30);
