@@ -1,5 +1,6 @@
-// Whether dist/ (the server's bundle and the web interface) must be rebuilt: shared by `npm start` (scripts/build.mjs --if-stale) and the command line
-// (bin/addon-pair.mjs). Only `node:` modules, so that checking costs a few milliseconds and never loads esbuild.
+// Whether dist/ (the server's bundle and the web interface) must be rebuilt: shared by `npm start`
+// (scripts/build.mjs --if-stale) and the command line (bin/addon-pair.mjs). Only `node:` modules, so that
+// checking costs a few milliseconds and never loads esbuild.
 import fs from 'node:fs';
 import path from 'node:path';
 
