@@ -10,6 +10,8 @@ import { readRssMb, sampleRss } from './rss.ts';
 import { SERVER_MALLOC_ARENA_MAX, SERVER_MALLOC_MMAP_THRESHOLD, SERVER_UV_THREADPOOL_SIZE } from './server-process.ts';
 
 export const EMBEDDED_RSS_LIMIT_MB = 300;
+/** Issue 14: the first start answers within 10 s of `npm start` after install. */
+export const FIRST_START_LIMIT_SEC = 10;
 
 export interface EmbeddedMemory {
   firstStartSec: number;
@@ -103,5 +105,8 @@ export function renderEmbeddedMemory(m: EmbeddedMemory): string[] {
       `idle ${mb(m.firstIdleMb)} MB, under load ${mb(m.loadPeakMb)} MB peak (${m.loadRequestsPerSec?.toFixed(0) ?? '?'} req/s E1 as alice), ` +
       `restart ${m.restartSec.toFixed(1)} s, idle ${mb(m.restartIdleMb)} MB`,
     `${worst < EMBEDDED_RSS_LIMIT_MB ? 'PASS' : 'FAIL'} embedded-default: RSS < ${EMBEDDED_RSS_LIMIT_MB} MB at every point (worst ${mb(worst)} MB)`,
+    // The bench starts the built server itself; `npm start` adds npm and, when dist/ is stale, the build (about 1 s).
+    `${m.firstStartSec < FIRST_START_LIMIT_SEC ? 'PASS' : 'FAIL'} embedded-default: first start < ${FIRST_START_LIMIT_SEC} s ` +
+      `(got ${m.firstStartSec.toFixed(1)} s for the built server on a new folder; npm start adds npm and a stale build's second)`,
   ];
 }
