@@ -23,10 +23,12 @@ export async function bootstrap(services: AppServices): Promise<BootstrapResult>
   return withBootstrapLock(db, async () => {
     // A new directory gets its first administrator (and the demo user) once the migrations have run. Their
     // passwords' hashes (scrypt, about 0.3 s each) start now, on the thread pool, and are ready by then.
-    if (await hasNoUsers(db)) for (const password of firstPasswords(config)) services.hasher.prepare(password);
+    // Migrations create no users, and the lock keeps other nodes out: no users now means none after them.
+    const newDirectory = await hasNoUsers(db);
+    if (newDirectory) for (const password of firstPasswords(config)) services.hasher.prepare(password);
     const migrations = await migrateLatest(db);
     if (migrations.length > 0) log.info({ migrations }, 'migrations applied');
-    if ((await usersRepository.count(db.knex)) > 0) return { migrations, adminCreated: false, demoLoaded: false };
+    if (!newDirectory) return { migrations, adminCreated: false, demoLoaded: false };
 
     const password = firstAdminPassword(config);
     if (!password) {

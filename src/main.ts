@@ -69,12 +69,14 @@ async function main(argv: string[]): Promise<void> {
   // folder: creating it takes seconds, not to be spent before a mistyped setting is reported.
   const early = folder && userCommand.command !== 'user delete' && isInitialised(folder) ? openEmbedded(folder, 'command') : undefined;
   const config = await loadConfigOrClose(early);
+  // The embedded database's folder, when the configuration names one (not PostgreSQL, not memory://).
+  const dataFolder = config.databaseUrl || config.dataDir === 'memory://' ? undefined : config.dataDir;
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
-  if (!config.databaseUrl && config.dataDir !== 'memory://') checkDataDir(config.dataDir);
+  if (dataFolder) checkDataDir(dataFolder);
   // The server's embedded database starts opening before the server's code loads (Express and every
   // feature, about 0.4 s), which then loads beside it: on a new folder, beside initdb's child process.
   if (command === 'serve') {
-    const embedded = config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir, 'server');
+    const embedded = dataFolder ? openEmbedded(dataFolder, 'server') : undefined;
     return (await import('./cli/serve.command.ts')).serveCommand(config, embedded);
   }
   const admin = () => import('./cli/admin.commands.ts');
@@ -86,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
   // and must answer fast).
   if (userCommand.command === 'user delete') return (await admin()).userDeleteCommand(config, userCommand.name);
   // Else it starts now, and the directory's code loads while PGlite reads and compiles its files.
-  const embedded = early ?? (config.databaseUrl || config.dataDir === 'memory://' ? undefined : openEmbedded(config.dataDir, 'command'));
+  const embedded = early ?? (dataFolder ? openEmbedded(dataFolder, 'command') : undefined);
   return (await import('./cli/directory.commands.ts')).runOnDirectory(config, userCommand, hasher, embedded);
 }
 
