@@ -435,6 +435,11 @@ async function runScenarios(
       });
       continue;
     }
+    if (scenario.postgresOnly && storage.kind !== 'postgres') {
+      console.log(`▶ ${scenario.name}: PostgreSQL only, skipped on --pglite`);
+      results.push({ ...emptyResult(scenario.name, kindOf(scenario)), skipped: `PostgreSQL only: ${scenario.postgresOnly}` });
+      continue;
+    }
     console.log(`▶ ${scenario.name}`);
     try {
       const result = await runScenario(scenario, ctx, server, expressServer, variants, nginx, options);
@@ -489,7 +494,7 @@ function applyTargets(scenarios: readonly Scenario[], results: ScenarioResult[],
   }
   for (const scenario of scenarios) {
     const result = byName.get(scenario.name);
-    if (!result || result.error) continue;
+    if (!result || result.error || result.skipped) continue;
     for (const target of scenario.targets) {
       if (pglite && 'maxRssMb' in target) result.checks.push({ label: `RSS < ${target.maxRssMb} MB`, verdict: 'SKIP', detail: PGLITE_RSS_SKIPPED });
       else result.checks.push(evaluateTarget(target, result, byName));

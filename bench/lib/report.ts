@@ -37,6 +37,7 @@ const ms = (n: number, kind: ScenarioResult['kind']): string =>
 
 function verdictCell(r: ScenarioResult): string {
   if (r.error) return '**ERROR**';
+  if (r.skipped) return 'SKIP';
   const failed = r.checks.filter((c) => c.verdict === 'FAIL').length;
   if (failed > 0) return `**FAIL** (${failed})`;
   if (r.checks.length === 0) return '';
@@ -53,8 +54,8 @@ export function renderTable(results: readonly ScenarioResult[]): string {
     const cells = [
       name,
       num(r.requestsPerSec, 0),
-      r.error ? '—' : ms(r.p50Ms, r.kind),
-      r.error ? '—' : ms(r.p99Ms, r.kind),
+      r.error || r.skipped ? '—' : ms(r.p50Ms, r.kind),
+      r.error || r.skipped ? '—' : ms(r.p99Ms, r.kind),
       errors,
       num(r.peakRssMb, 0),
       num(r.ratioToNodeHttp, 2),
@@ -77,6 +78,7 @@ export function renderChecks(results: readonly ScenarioResult[]): string[] {
   const lines: string[] = [];
   for (const r of results) {
     if (r.error) lines.push(`ERROR ${r.name}: ${r.error.split('\n')[0]}`);
+    if (r.skipped) lines.push(`SKIP  ${r.name}: ${r.skipped}`);
     for (const c of r.checks) lines.push(`${c.verdict.padEnd(4)}  ${r.name}: ${c.label} (got ${c.detail})`);
   }
   return lines;

@@ -67,6 +67,11 @@ interface ScenarioBase {
   /** Runs once before the load; may create data and put it on `ctx.state`. */
   setup?(ctx: BenchContext): Promise<void>;
   targets: Target[];
+  /**
+   * Why the scenario runs on PostgreSQL only (its setup seeds with SQL, say): on `--pglite` it is not run and
+   * its row says SKIP with this reason, instead of an ERROR that would fail the run.
+   */
+  postgresOnly?: string;
 }
 
 /** Throughput scenario: autocannon hammers one request from a separate process. */
@@ -187,6 +192,8 @@ export interface TargetCheck {
 export interface ScenarioResult {
   name: string;
   kind: 'baseline' | 'http' | 'latency';
+  /** Not run on this storage, and why (a `postgresOnly` scenario on `--pglite`). */
+  skipped?: string;
   requestsPerSec: number | null;
   p50Ms: number;
   p99Ms: number;
