@@ -23,7 +23,7 @@ import { waitForIdle } from './lib/idle.ts';
 import { runLatency } from './lib/latency.ts';
 import { acquireRunLock } from './lib/run-lock.ts';
 import { runLoad, runPairedLoad, toLoadConfig } from './lib/load.ts';
-import { renderChecks, renderTable, writeResults, type RunMeta } from './lib/report.ts';
+import { emptyResult, renderChecks, renderTable, writeResults, type RunMeta } from './lib/report.ts';
 import { sampleRss } from './lib/rss.ts';
 import { median, roundRatios } from './lib/paired.ts';
 import { loadScenarios } from './lib/scenarios.ts';
@@ -66,22 +66,6 @@ process.once('SIGINT', () => {
 class Interrupted extends Error {}
 function checkInterrupted(): void {
   if (interrupted) throw new Interrupted('interrupted');
-}
-
-function emptyResult(name: string, kind: ScenarioResult['kind']): ScenarioResult {
-  return {
-    name,
-    kind,
-    requestsPerSec: null,
-    p50Ms: 0,
-    p99Ms: 0,
-    errorsAndNon2xx: 0,
-    totalRequests: 0,
-    peakRssMb: null,
-    ratioToNodeHttp: null,
-    ratioToExpress: null,
-    checks: [],
-  };
 }
 
 function fromLoad(

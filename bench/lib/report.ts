@@ -29,6 +29,23 @@ export interface RunMeta {
   serverEnv: Record<string, string>;
 }
 
+/** A row with no measurement yet: a scenario that failed or was skipped, or the start of one that ran. */
+export function emptyResult(name: string, kind: ScenarioResult['kind']): ScenarioResult {
+  return {
+    name,
+    kind,
+    requestsPerSec: null,
+    p50Ms: 0,
+    p99Ms: 0,
+    errorsAndNon2xx: 0,
+    totalRequests: 0,
+    peakRssMb: null,
+    ratioToNodeHttp: null,
+    ratioToExpress: null,
+    checks: [],
+  };
+}
+
 const num = (n: number | null, digits: number): string => (n === null ? '—' : n.toFixed(digits));
 
 /** autocannon records whole milliseconds, so 0 means "under 1 ms". */

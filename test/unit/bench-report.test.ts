@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderChecks, renderTable } from '../../bench/lib/report.ts';
+import { emptyResult, renderChecks, renderTable } from '../../bench/lib/report.ts';
 import type { ScenarioResult } from '../../bench/lib/types.ts';
 
-const result = (over: Partial<ScenarioResult>): ScenarioResult => ({
-  name: 'scenario',
-  kind: 'http',
-  requestsPerSec: null,
-  p50Ms: 0,
-  p99Ms: 0,
-  errorsAndNon2xx: 0,
-  totalRequests: 0,
-  peakRssMb: null,
-  ratioToNodeHttp: null,
-  ratioToExpress: null,
-  checks: [],
-  ...over,
-});
+const result = (over: Partial<ScenarioResult> & { name: string }): ScenarioResult => ({ ...emptyResult(over.name, 'http'), ...over });
 
 describe('bench report', () => {
   it('shows a scenario not run on this storage as SKIP with its reason, not as an ERROR that fails the run', () => {
