@@ -5,7 +5,7 @@ import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir } from './platform/db/embedded-data-dir.ts';
 import { checkDataDir, isInitialised } from './platform/db/data-dir-check.ts';
-import { deferWebAssemblyTierUp, keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
+import { keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
 import type { UserCommand } from './cli/user-command.ts';
 import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
 import type { PasswordHasher } from './platform/auth/password-hasher.ts';
@@ -43,10 +43,8 @@ async function main(argv: string[]): Promise<void> {
   const { values: o, positionals: p } = parseOptions(argv);
   const [cmd = 'serve', sub, arg] = p;
   if (o.help || cmd === 'help') return void process.stdout.write(`${USAGE}\n`);
-  // Every process but the server's runs for seconds at most, initdb's child included; the server optimises
-  // only what stays hot once it has started: see short-run-wasm.ts.
-  if (cmd === 'serve') deferWebAssemblyTierUp();
-  else keepWebAssemblyOnBaselineCompiler();
+  // Every process but the server's runs for seconds at most, initdb's child included: see short-run-wasm.ts.
+  if (cmd !== 'serve') keepWebAssemblyOnBaselineCompiler();
   // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
   if (cmd === INIT_DATA_DIR_COMMAND)
     return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
