@@ -11,7 +11,9 @@ import v8 from 'node:v8';
  * baseline compiler cannot compile. And V8 checks each function of the module when it first compiles it
  * rather than all 8.7 MB up front (lazy validation: PGlite's compile took 63 ms of CPU, now 18 ms; a short run
  * calls a fraction of PostgreSQL's functions). Must run before PGlite compiles its module. The server does
- * not call it: over hours, optimised code is what keeps queries fast.
+ * not call it: over hours, optimised code is what keeps queries fast. Even a budget 100 times V8's, which
+ * made its first start about 1 s shorter, left the bench's option writes on PGlite 15–50 % slower after
+ * 10,000 creates (docs/operations.md, "Command line").
  */
 export function keepWebAssemblyOnBaselineCompiler(): void {
   v8.setFlagsFromString(SHORT_RUN_V8_FLAGS);
