@@ -12,7 +12,7 @@ import v8 from 'node:v8';
  * rather than all 8.7 MB up front (lazy validation: PGlite's compile took 63 ms of CPU, now 18 ms; a short run
  * calls a fraction of PostgreSQL's functions). Must run before PGlite compiles its module. The server does
  * not call it: over hours, optimised code is what keeps queries fast. Even a budget 100 times V8's, which
- * made its first start about 1 s shorter, left the bench's option writes on PGlite 15–50 % slower after
+ * made its first start about 1 s shorter, left the bench's option writes on PGlite 7–70 % slower after
  * 10,000 creates (docs/operations.md, "Command line").
  */
 export function keepWebAssemblyOnBaselineCompiler(): void {
