@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { COMMAND_START_PARAMS, EMBEDDED_START_PARAMS, openEmbeddedPglite } from '../../src/platform/db/embedded-pglite.ts';
+import { migrationNames } from '../../src/platform/db/migration-source.ts';
 
 describe('the embedded database in a data folder', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-data-'));
@@ -53,6 +54,41 @@ describe('the embedded database in a data folder', () => {
       await server.stop();
     }
   }, 120_000);
+
+  // The child that creates a new folder also applies the migrations (on the in-memory database, on V8's
+  // baseline compiler), and the process that asked for the folder reports them as applied, once.
+  it('migrates a new folder in the child that creates it, and the migrate command and the server name those migrations', async () => {
+    const folder = path.join(dir, 'migrated-by-child');
+    fs.mkdirSync(folder);
+    const made = await runCli(['internal-init-data-dir', folder], {}).done;
+    expect(made.code).toBe(0);
+    expect(made.output).toContain(`addon-pair-migrations-applied ${JSON.stringify(migrationNames())}`);
+    const embedded = await openEmbeddedPglite(folder, COMMAND_START_PARAMS);
+    try {
+      expect(embedded.migratedOnCreation).toEqual([]); // the folder existed
+      const { rows } = await embedded.pglite.query<{ name: string }>('select name from knex_migrations order by id');
+      expect(rows.map((r) => r.name)).toEqual(migrationNames());
+    } finally {
+      await embedded.pglite.close();
+      embedded.release();
+    }
+
+    const fresh = path.join(dir, 'migrated-on-start');
+    const migrate = await runCli(['migrate'], { DATA_DIR: fresh, ADMIN_PASSWORD: 'pw', DEMO: '0' }).done;
+    expect(migrate.code).toBe(0);
+    expect(migrate.output).toContain(`applied ${migrationNames().length} migrations:`);
+    const again = await runCli(['migrate'], { DATA_DIR: fresh, ADMIN_PASSWORD: 'pw', DEMO: '0' }).done;
+    expect(again.output).toContain('no pending migrations');
+
+    const served = path.join(dir, 'migrated-for-server');
+    const server = await startServerProcess({ DATA_DIR: served, ADMIN_PASSWORD: 'pw', DEMO: '0', LOG_LEVEL: 'info' });
+    try {
+      const logged = server.output().split('\n').find((l) => l.includes('"migrations applied"'));
+      expect(logged && (JSON.parse(logged) as { migrations: string[] }).migrations).toEqual(migrationNames());
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
 
   // A user or token command opens the folder with a small shared memory (COMMAND_START_PARAMS: 1 MB of buffers).
   // A command that writes more than that in one transaction must still commit all of it: PostgreSQL then

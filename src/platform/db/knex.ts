@@ -12,6 +12,11 @@ export interface Db {
   kind: DbKind;
   /** Cluster-wide "this changed" notices for in-process caches (LISTEN/NOTIFY on PostgreSQL). */
   changes: ChangeFeed;
+  /**
+   * The migrations that the child process creating a new embedded folder applied (embedded-pglite.ts), not
+   * yet reported: `migrateLatest` reports them once, as if it had applied them. Empty otherwise.
+   */
+  migratedOnCreation: string[];
   close(): Promise<void>;
 }
 
@@ -46,6 +51,7 @@ export function createDb(opts: DbOptions): Db {
     knex,
     kind: 'pg',
     changes,
+    migratedOnCreation: [],
     close: async () => {
       await changes.close();
       await knex.destroy();
@@ -79,9 +85,10 @@ export async function withBootstrapLock<T>(db: Db, fn: () => Promise<T>): Promis
   return result;
 }
 
+/** Applies the pending migrations; their names, with those a new embedded folder was created with (once). */
 export async function migrateLatest(db: Db): Promise<string[]> {
   const [, names] = (await db.knex.migrate.latest({ migrationSource })) as [number, string[]];
-  return names;
+  return [...db.migratedOnCreation.splice(0), ...names];
 }
 
 /**

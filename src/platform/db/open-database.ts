@@ -31,12 +31,12 @@ export async function openDatabase(config: Config, log?: Logger, opts: OpenOptio
   const { createPgliteDb } = await import('./pglite-db.ts');
   if (opts.embedded) {
     const embedded = await opts.embedded;
-    return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release });
+    return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release, migratedOnCreation: embedded.migratedOnCreation });
   }
   const { openEmbeddedPglite, openMemoryPglite } = await import('./embedded-pglite.ts');
   if (config.dataDir === 'memory://') return createPgliteDb({ pglite: await openMemoryPglite() });
   const embedded = await openEmbeddedPglite(config.dataDir);
-  return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release });
+  return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release, migratedOnCreation: embedded.migratedOnCreation });
 }
 
 /** One line naming what went wrong when connecting to PostgreSQL, and what to change. */

@@ -11,6 +11,8 @@ export interface PgliteDbOptions {
   onClosed?: () => void;
   /** Short on purpose: a query outside `trx` inside a transaction (a deadlock on the one connection) then fails fast. */
   acquireTimeoutMs?: number;
+  /** The migrations a new data folder was created with (EmbeddedDatabase), for `migrateLatest` to report. */
+  migratedOnCreation?: readonly string[];
 }
 
 /**
@@ -28,6 +30,7 @@ export function createPgliteDb(opts: PgliteDbOptions): Db {
     knex,
     kind: 'pglite',
     changes: new LocalChangeFeed(),
+    migratedOnCreation: [...(opts.migratedOnCreation ?? [])],
     close: async () => {
       try {
         await knex.destroy();
