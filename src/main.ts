@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
-import { embeddedDataDir } from './platform/db/embedded-data-dir.ts';
+import { embeddedDataDir, embeddedFolderOf } from './platform/db/embedded-data-dir.ts';
 import { checkDataDir, isInitialised } from './platform/db/data-dir-check.ts';
 import { keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
 import type { UserCommand } from './cli/user-command.ts';
@@ -69,8 +69,7 @@ async function main(argv: string[]): Promise<void> {
   // folder: creating it takes seconds, not to be spent before a mistyped setting is reported.
   const early = folder && userCommand.command !== 'user delete' && isInitialised(folder) ? openEmbedded(folder, 'command') : undefined;
   const config = await loadConfigOrClose(early);
-  // The embedded database's folder, when the configuration names one (not PostgreSQL, not memory://).
-  const dataFolder = config.databaseUrl || config.dataDir === 'memory://' ? undefined : config.dataDir;
+  const dataFolder = embeddedFolderOf(config);
   // A data folder that cannot be used fails now, within a second, not after Express, knex and PGlite load.
   if (dataFolder) checkDataDir(dataFolder);
   // The server's embedded database starts opening before the server's code loads (Express and every

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { EmbeddedDatabase } from '../platform/db/embedded-pglite.ts';
+import { embeddedFolderOf } from '../platform/db/embedded-data-dir.ts';
 import { createLogger } from '../platform/log/logger.ts';
 import { startServer } from '../server.ts';
 import { demoCurlLines } from '../demo/demo-curl.ts';
@@ -14,7 +15,7 @@ export async function serveCommand(config: Config, embedded?: Promise<EmbeddedDa
   const log = createLogger(config.logLevel);
   const running = await startServer(config, log, embedded);
   // The embedded database serves this process alone: the command line's user and token commands come here.
-  const embeddedFolder = !config.databaseUrl && config.dataDir !== 'memory://' ? config.dataDir : undefined;
+  const embeddedFolder = embeddedFolderOf(config);
   const commands = embeddedFolder ? await listenForCommands(embeddedFolder, userCommandServices(running.services), log) : undefined;
   const { baseUrl, adminUsername, adminPassword } = config;
   log.info({ port: running.port, baseUrl, database: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'addon-pair listening');

@@ -15,3 +15,8 @@ export function embeddedDataDir(env: NodeJS.ProcessEnv): string | undefined {
   const dir = (env.DATA_DIR ?? DEFAULT_DATA_DIR).trim();
   return dir && dir !== MEMORY_DATA_DIR ? dir : undefined;
 }
+
+/** The same for a loaded configuration: its embedded database's folder, or undefined (PostgreSQL, memory). */
+export function embeddedFolderOf(config: { databaseUrl?: string; dataDir: string }): string | undefined {
+  return config.databaseUrl || config.dataDir === MEMORY_DATA_DIR ? undefined : config.dataDir;
+}

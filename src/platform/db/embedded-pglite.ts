@@ -63,14 +63,14 @@ type PGlite = PGliteModule.PGlite;
  * The child fills a temporary folder inside `dir`, whose files are moved in only when it succeeded: a start
  * stopped half-way (Ctrl-C, a failed container) leaves no half-made database that would look complete.
  */
-async function initDataDirInChild(dir: string): Promise<string[]> {
+async function initDataDirInChild(dir: string): Promise<void> {
   const entry = process.argv[1];
   if (!entry) throw new Error('cannot find the entry point to initialise the data directory');
   for (const old of fs.readdirSync(dir)) if (old.startsWith(INITDB_TEMP_PREFIX)) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
   const temp = path.join(dir, `${INITDB_TEMP_PREFIX}${process.pid}`);
   fs.mkdirSync(temp);
   const child = spawn(process.execPath, [...process.execArgv, entry, INIT_DATA_DIR_COMMAND, temp], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'ignore', 'pipe'],
     env: initdbChildEnv(process.env),
   });
   // Stopped while the child works (a signal, or an exit): the child goes too, so nothing writes the folder.
@@ -84,9 +84,7 @@ async function initDataDirInChild(dir: string): Promise<string[]> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   let stderr = '';
-  let stdout = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
-  child.stdout.on('data', (d) => (stdout += String(d)));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c) => resolve(c));
@@ -103,16 +101,6 @@ async function initDataDirInChild(dir: string): Promise<string[]> {
   const entries = fs.readdirSync(temp).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
   for (const name of entries) fs.renameSync(path.join(temp, name), path.join(dir, name));
   fs.rmSync(temp, { recursive: true, force: true });
-  return migrationsReported(stdout);
-}
-
-/** The child's line that names the migrations it applied (initDataDir), among whatever else PGlite printed. */
-const MIGRATIONS_LINE = 'addon-pair-migrations-applied ';
-
-function migrationsReported(stdout: string): string[] {
-  const line = stdout.split('\n').findLast((l) => l.startsWith(MIGRATIONS_LINE));
-  const names: unknown = line ? JSON.parse(line.slice(MIGRATIONS_LINE.length)) : [];
-  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }
 
 /**
@@ -127,8 +115,8 @@ export function initdbChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /**
  * The child's side: create the database in memory, apply the migrations, write its files into the folder as
- * it closes (folder-on-close-fs.ts), name the migrations on standard output, exit. Writes nothing else into
- * the folder.
+ * it closes (folder-on-close-fs.ts), exit. Writes nothing else into the folder. The child runs the same code
+ * as its parent, so a folder it made holds every migration the parent knows (openEmbeddedPglite).
  *
  * The migrations run here rather than in the server because this process keeps PGlite's WebAssembly on V8's
  * baseline compiler (short-run-wasm.ts) and works in memory: the server, which lets V8 optimise what is hot,
@@ -145,12 +133,18 @@ export async function initDataDir(dir: string): Promise<void> {
   const { createPgliteDb } = await import('./pglite-db.ts');
   const { migrateLatest } = await import('./knex.ts');
   const db = createPgliteDb({ pglite });
-  const applied = await migrateLatest(db);
+  await migrateLatest(db);
   await db.close(); // knex's PGlite client closes PGlite, and the files are written
   if (!pglite.closed) await pglite.close();
   // A PGlite that closed without asking its file system to (another version) would leave the folder empty.
   if (files.filesWritten === 0) throw new Error('initdb wrote no files');
-  process.stdout.write(`${MIGRATIONS_LINE}${JSON.stringify(applied)}\n`);
+}
+
+/** Creates the folder (in a child, migrated); the migrations it then holds: all of this code's. */
+async function createdWithEveryMigration(dir: string): Promise<string[]> {
+  await initDataDirInChild(dir);
+  // Loaded only here: the migrations' code is not needed to open a folder that exists.
+  return (await import('./migration-source.ts')).migrationNames();
 }
 
 export interface EmbeddedDatabase {
@@ -166,7 +160,7 @@ export async function openEmbeddedPglite(dir: string, startParams: readonly stri
   checkDataDir(dir);
   const release = lockDataDir(dir);
   try {
-    const migratedOnCreation = isInitialised(dir) ? [] : await initDataDirInChild(dir);
+    const migratedOnCreation = isInitialised(dir) ? [] : await createdWithEveryMigration(dir);
     const pglite = await PGlite.create({ dataDir: dir, startParams: [...startParams] });
     return { pglite, release, migratedOnCreation };
   } catch (err) {

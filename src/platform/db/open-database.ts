@@ -3,6 +3,7 @@ import type { Logger } from '../log/logger.ts';
 import { StartupError } from '../startup-error.ts';
 import { createDb, type Db, type DbOptions } from './knex.ts';
 import type { EmbeddedDatabase } from './embedded-pglite.ts';
+import { MEMORY_DATA_DIR } from './embedded-data-dir.ts';
 
 export interface OpenOptions extends Pick<DbOptions, 'listenForChanges'> {
   /**
@@ -34,7 +35,7 @@ export async function openDatabase(config: Config, log?: Logger, opts: OpenOptio
     return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release, migratedOnCreation: embedded.migratedOnCreation });
   }
   const { openEmbeddedPglite, openMemoryPglite } = await import('./embedded-pglite.ts');
-  if (config.dataDir === 'memory://') return createPgliteDb({ pglite: await openMemoryPglite() });
+  if (config.dataDir === MEMORY_DATA_DIR) return createPgliteDb({ pglite: await openMemoryPglite() });
   const embedded = await openEmbeddedPglite(config.dataDir);
   return createPgliteDb({ pglite: embedded.pglite, onClosed: embedded.release, migratedOnCreation: embedded.migratedOnCreation });
 }
