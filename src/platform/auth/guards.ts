@@ -16,3 +16,9 @@ export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (!req.user) return next(notAuthenticated());
   next(isAdministrator(req.user) ? undefined : new AppError(403, 'FORBIDDEN', 'You must have administrator rights to perform this operation.'));
 };
+
+/** System administrators only (403 for anyone else, administrators included; 401 without a user). */
+export const requireSysadmin: RequestHandler = (req, _res, next) => {
+  if (!req.user) return next(notAuthenticated());
+  next(req.user.isSystemAdmin ? undefined : new AppError(403, 'FORBIDDEN', 'You must have system administrator rights to perform this operation.'));
+};

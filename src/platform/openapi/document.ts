@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiDescription, JsonSchema, OperationDoc, ResponseDoc, Schema } from './operation.ts';
+import { VERSION_UNAVAILABLE, type ApiDescription, type JsonSchema, type OperationDoc, type ResponseDoc, type Schema } from './operation.ts';
 
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -95,7 +95,8 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
     for (const op of group.operations) {
       const errors = new Set(op.errors ?? []);
       if (op.access !== 'anyone') errors.add(401);
-      if (op.access === 'admin') errors.add(403);
+      if (op.access === 'admin' || op.access === 'sysadmin') errors.add(403);
+      if (op.versions) errors.add(VERSION_UNAVAILABLE);
       const responses: Record<string, unknown> = {};
       for (const [status, r] of Object.entries(op.responses)) responses[status] = response(r, defs);
       for (const status of [...errors].sort()) {

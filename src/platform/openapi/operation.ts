@@ -1,5 +1,6 @@
-// What a feature declares about its routes (one small object per operation, in a `*.openapi.ts` file next to
-// the `*.routes.ts` it describes), and what an API document is assembled from. See docs/openapi.md.
+// What an endpoint declares about itself for its API document (the documented half of an `Endpoint`,
+// src/platform/http/endpoint.ts, which adds the handler), and what an API document is assembled from.
+// See docs/openapi.md.
 import type { z } from 'zod';
 
 /** A JSON Schema written by hand, for what zod cannot say (XML element names, plain text). */
@@ -15,8 +16,25 @@ export interface ResponseDoc {
   headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
-/** Who may call an operation; `user` and `admin` add the API's 401 (and 403) answers and the security schemes. */
-export type Access = 'anyone' | 'user' | 'admin';
+/**
+ * Who may call an operation: anyone (no credentials needed), any signed-in user, administrators (members of
+ * the administrators or the system administrators group), or system administrators only. Everything but
+ * `anyone` adds the API's 401 answer and the security schemes; `admin` and `sysadmin` add its 403.
+ */
+export type Access = 'anyone' | 'user' | 'admin' | 'sysadmin';
+
+/**
+ * The versions of its base paths an operation exists under (the field editor's `1` and `1.2`). Under any other
+ * version of the same API its route answers the API's "not under this version" error (412), which the
+ * document then lists. That check runs after the access guard, or before it with `beforeAccess`.
+ */
+export interface VersionRule {
+  under: readonly string[];
+  beforeAccess?: boolean;
+}
+
+/** The status of the "not under this version" answer (the field editor's 412000). */
+export const VERSION_UNAVAILABLE = 412;
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
@@ -29,6 +47,8 @@ export interface OperationDoc {
   /** Group in the explorer. */
   tag: string;
   access: Access;
+  /** Set when the operation does not exist under every version of its API's base paths. */
+  versions?: VersionRule;
   /** Path parameters, when they are more than plain strings (every `{name}` of the path is documented anyway). */
   params?: z.ZodObject;
   /** The zod schema the route validates its query string with. */
@@ -39,7 +59,7 @@ export interface OperationDoc {
   bodyOptional?: boolean;
   /** Success answers (and errors specific to this operation). */
   responses: Record<number, ResponseDoc>;
-  /** Error statuses taken from the API's error catalogue (401 and 403 follow from `access`). */
+  /** Error statuses taken from the API's error catalogue (401 and 403 follow from `access`, 412 from `versions`). */
   errors?: number[];
 }
 
