@@ -5,7 +5,7 @@ import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
 import { directoryOperations } from '../directory/directory.openapi.ts';
 import { trackerOperations } from '../tracker/tracker.openapi.ts';
 import { WIKI_ERRORS, wikiOperations } from '../wiki/wiki.openapi.ts';
-import { sessionOperations } from '../web/sessions/session.openapi.ts';
+import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
 
 const OPERATIONS = 'Operations';
@@ -46,7 +46,7 @@ export const hostApi: ApiDescription = {
     { name: OPERATIONS, description: 'Health check and API descriptions (no user needed)' },
   ],
   groups: [
-    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerOperations, ...sessionOperations] },
+    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerOperations, ...sessionEndpoints] },
     { errors: WIKI_ERRORS, operations: wikiOperations },
     { errors: {}, operations: platformOperations },
   ],

@@ -9,7 +9,8 @@ import { mountApi } from '../platform/http/mount-api.ts';
 import { renderHostJson } from '../platform/http/renderers.ts';
 import { SessionsRepository } from './sessions/sessions.repository.ts';
 import { SessionsService } from './sessions/sessions.service.ts';
-import { createSessionRouter } from './sessions/session.routes.ts';
+import { buildRouter } from '../platform/http/endpoint.ts';
+import { sessionEndpoints } from './sessions/session.endpoints.ts';
 import { createStaticRouter } from './static.routes.ts';
 import { readSessionCookie } from './sessions/session-cookie.ts';
 
@@ -24,7 +25,7 @@ export function mountWeb(root: IRouter, authenticate: RequestHandler, deps: { co
   mountApi(root, authenticate, {
     path: '/rest/auth/1',
     render: renderHostJson,
-    routers: [createSessionRouter({ sessions: deps.sessions, cookie, baseUrl: config.baseUrl })],
+    routers: [buildRouter(sessionEndpoints, { sessions: deps.sessions, cookie, baseUrl: config.baseUrl }, { mountedAt: '/rest/auth/1' })],
   });
   const hasLiveSession = async (req: Request) => {
     const id = readSessionCookie(req.headers.cookie);

@@ -22,3 +22,9 @@ export const requireSysadmin: RequestHandler = (req, _res, next) => {
   if (!req.user) return next(notAuthenticated());
   next(req.user.isSystemAdmin ? undefined : new AppError(403, 'FORBIDDEN', 'You must have system administrator rights to perform this operation.'));
 };
+
+/** 401 for a request that must be signed in with a web session (the sign-out) and is not. */
+export const notSignedIn = () => new AppError(401, 'NOT_SIGNED_IN', 'There is no session to end: you are not signed in with a session.');
+
+/** Callers signed in with the session cookie only: Basic and Bearer callers get the same 401 as anonymous ones. */
+export const requireSession: RequestHandler = (req, _res, next) => next(req.user?.via === 'session' ? undefined : notSignedIn());

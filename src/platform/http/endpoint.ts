@@ -5,7 +5,7 @@
 // disagree. See docs/openapi.md.
 import { Router, type Request, type RequestHandler, type Response, type RouterOptions } from 'express';
 import type { Access, OperationDoc, VersionRule } from '../openapi/operation.ts';
-import { requireAdmin, requireSysadmin, requireUser } from '../auth/guards.ts';
+import { requireAdmin, requireSession, requireSysadmin, requireUser } from '../auth/guards.ts';
 
 /**
  * An operation and the code that answers it. `handle` stays thin: parse with the declared schemas, call one
@@ -36,6 +36,7 @@ export interface RouterSpec {
 const ACCESS_GUARDS: Record<Access, RequestHandler | undefined> = {
   anyone: undefined,
   user: requireUser,
+  session: requireSession,
   admin: requireAdmin,
   sysadmin: requireSysadmin,
 };

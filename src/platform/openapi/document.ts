@@ -112,7 +112,7 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),
         tags: [op.tag],
-        security: op.access === 'anyone' ? [] : AUTHENTICATED,
+        security: op.access === 'anyone' ? [] : op.access === 'session' ? [{ session: [] }] : AUTHENTICATED,
         parameters: parameters(op, defs),
         ...(op.body
           ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: toJsonSchema(op.body, 'input', defs) } } } }

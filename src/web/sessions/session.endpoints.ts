@@ -1,0 +1,91 @@
+// `/rest/auth/1/session`: sign in (sets the cookie), who am I, sign out; declared once (docs/openapi.md).
+import { z } from 'zod';
+import { AppError } from '../../platform/http/app-error.ts';
+import { LOGIN_REASON_HEADER } from '../../platform/auth/authenticate.ts';
+import { currentUser, notSignedIn } from '../../platform/auth/guards.ts';
+import { parseWith } from '../../platform/http/validate.ts';
+import type { Endpoint } from '../../platform/http/endpoint.ts';
+import { empty, json } from '../../platform/openapi/operation.ts';
+import { clearedSessionCookie, readSessionCookie, sessionCookie, SESSION_COOKIE, type CookieScope } from './session-cookie.ts';
+import { signInBody } from './session.schemas.ts';
+import type { SessionsService } from './sessions.service.ts';
+
+export interface SessionDeps {
+  sessions: SessionsService;
+  cookie: CookieScope;
+  baseUrl: string;
+}
+
+const TAG = 'Sessions';
+const PATH = '/rest/auth/1/session';
+
+/**
+ * A refused sign-in: the answers of Basic (same for an unknown user and a wrong password), but without a
+ * `WWW-Authenticate` challenge, which would make a browser open its own login dialog over the form.
+ */
+const signInRefused = (reason: 'failed' | 'denied') =>
+  new AppError(
+    401,
+    reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATION_FAILED',
+    reason === 'denied'
+      ? 'The account is locked after too many failed logins. An administrator can unlock it.'
+      : 'Login failed: the username or the password is not valid.',
+    { headers: { [LOGIN_REASON_HEADER]: reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATED_FAILED' } },
+  );
+
+const signedIn = z
+  .object({
+    session: z.object({ name: z.literal('JSESSIONID'), value: z.string() }),
+    loginInfo: z.object({ failedLoginCount: z.number().int(), previousLoginTime: z.string().optional() }),
+  })
+  .meta({ title: 'SignedIn' });
+const current = z
+  .object({ self: z.string(), name: z.string(), displayName: z.string(), authenticatedBy: z.enum(['basic', 'bearer', 'session']) })
+  .meta({ title: 'CurrentUser' });
+
+export const sessionEndpoints: Endpoint<SessionDeps>[] = [
+  {
+    method: 'post', path: PATH, tag: TAG, access: 'anyone',
+    summary: 'Sign in with a user name and password: sets the JSESSIONID cookie (lockout rules as for Basic)',
+    body: signInBody, responses: { 200: json(signedIn, 'Signed in; the cookie is set') }, errors: [400, 401],
+    handle: async (req, res, { sessions, cookie }) => {
+      const body = parseWith(signInBody, req.body, 'body');
+      const result = await sessions.signIn(body.username, body.password);
+      if (!result.ok) throw signInRefused(result.reason);
+      res.setHeader('Set-Cookie', sessionCookie(result.id, cookie));
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({
+        session: { name: SESSION_COOKIE, value: result.id },
+        loginInfo: {
+          failedLoginCount: result.priorFailures,
+          ...(result.previousSignIn ? { previousLoginTime: result.previousSignIn.toISOString() } : {}),
+        },
+      });
+    },
+  },
+  {
+    method: 'get', path: PATH, tag: TAG, access: 'user', summary: 'Who the caller is, and how it authenticated',
+    responses: { 200: json(current, 'The current user') },
+    handle: (req, res, { baseUrl }) => {
+      const user = currentUser(req);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({
+        self: `${baseUrl}/rest/api/2/user?username=${encodeURIComponent(user.name)}`,
+        name: user.name,
+        displayName: user.displayName,
+        authenticatedBy: user.via,
+      });
+    },
+  },
+  {
+    method: 'delete', path: PATH, tag: TAG, access: 'session', summary: 'Sign out: the session ends on every node and the cookie is cleared',
+    responses: { 204: empty('Signed out') },
+    handle: async (req, res, { sessions, cookie }) => {
+      const id = readSessionCookie(req.headers.cookie);
+      if (id === undefined) throw notSignedIn();
+      await sessions.signOut(id);
+      res.setHeader('Set-Cookie', clearedSessionCookie(cookie));
+      res.status(204).end();
+    },
+  },
+];
