@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { invalidParameter } from './download-errors.ts';
 import { decodeBlockKey } from './codebox/block-key.ts';
 import { BoundedCache } from '../platform/cache/bounded-cache.ts';
+import { codePointName, firstUnstorable } from '../platform/http/storable-text.ts';
 
 /** Largest id the content table can hold (PostgreSQL integer). */
 const MAX_CONTENT_ID = 2147483647;
@@ -94,6 +95,10 @@ export function parseDownloadQuery(query: unknown): DownloadParams {
   const q = parse(downloadQuery, query);
   const section = decodeBlockKey(q.key);
   if (section === undefined) throw invalidParameter('key is not the Base64 of a UTF-8 section name');
+  // The decoded name is looked up in the database: a U+0000 there is an error of PostgreSQL (a generic 500),
+  // and no section can hold it or the other unstorable code points (saving refuses them), so it is a bad key.
+  const unstorable = firstUnstorable(section);
+  if (unstorable !== undefined) throw invalidParameter(`key decodes to a section name with ${codePointName(unstorable)}, which no section name can hold`);
   // Like Java's Boolean.parseBoolean, which the original used: only "true" (any case) switches it on.
   const asciiOnly = q.asciiOnly?.trim().toLowerCase() === 'true';
   return { contentId: contentIdOf(q), macroId: q.macroId, section, asciiOnly };

@@ -131,6 +131,18 @@ describe('E1 download edge cases', () => {
     expect((await download(m, 'cmF3', { os_authType: 'basic', foo: 'bar' })).status).toBe(200);
   });
 
+  it('answers a key that decodes to U+0000 (or another code point no section name holds) with the parameter error, not a database error', async () => {
+    // Issue 26: `key=AA==` reached PostgreSQL, which refuses U+0000 in text: a generic 500_ERROR.
+    const m = await box('[a]\nk = v\n[content]\n${k}\n');
+    for (const key of ['AA==', 'AA', keyOf('a\u0000b'), keyOf('\u0001')]) {
+      expect500('5', 'E1', await download(m, key), 'INVALID_URL_PARAMETER', 'U+00');
+      const code = await t.http.get('/rest/advancedcodeblocks/1/code').query({ key, macroId: m, contentId: String(pageId) }).set('Authorization', user.auth);
+      expect500('5', 'E1', code, 'INVALID_URL_PARAMETER', 'U+00');
+    }
+    const raw = await t.http.get(`${E1}?key=AA%3D%3D&macroId=${m}&contentId=${pageId}`).set('Authorization', user.auth);
+    expect500('5', 'E1', raw, 'INVALID_URL_PARAMETER', 'U+0000');
+  });
+
   it('serves the single box as its raw block only', async () => {
     const m = await box('echo ${not_substituted}\n', 'advanced-single-codeblock-macro');
     expect((await download(m, 'cmF3').expect(200)).text).toBe('echo ${not_substituted}\n');

@@ -96,6 +96,8 @@ describe.each([
     { name: 'trashed content', url: () => e1(q('raw', trashed)), auth: () => reader.auth, fast: false, status: 500 },
     { name: 'unknown key', url: () => e1(q('no-such-section')), auth: () => reader.auth, fast: false, status: 500 },
     { name: 'bad key', url: () => e1(`key=%%%&macroId=${macro}&contentId=${page}`), auth: () => reader.auth, fast: false, status: 500 },
+    { name: 'key decoding to U+0000', url: () => e1(`key=AA%3D%3D&macroId=${macro}&${contentParam}=${page}`), auth: () => reader.auth, fast: false, status: 500 },
+    { name: 'key decoding to U+0000, /code', url: () => e1(`key=AA%3D%3D&macroId=${macro}&${contentParam}=${page}`, '/code'), auth: () => readerToken, fast: false, status: 500 },
     { name: 'NUL in the query', url: () => e1(`${q('small')}&x=%00`), auth: () => reader.auth, fast: false, status: 500 },
     { name: 'token in the query', url: () => e1(`${q('small')}&access_token=abc`), auth: () => reader.auth, fast: false, status: 401 },
     { name: 'trailing slash', url: () => e1(q('small'), '/download_code/plain_text/'), auth: () => reader.auth, fast: false, status: 200 },
