@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/knex.ts';
 import type { Logger } from './platform/log/logger.ts';
@@ -6,7 +5,8 @@ import type { ImportPart } from './platform/import/import-part.ts';
 import { EventBus } from './platform/events/event-bus.ts';
 import { PasswordHasher } from './platform/auth/password-hasher.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
-import { createAuthenticate } from './platform/auth/authenticate.ts';
+import { authenticationStep } from './platform/auth/authenticate.ts';
+import type { RequestStep } from './platform/http/pipeline.ts';
 import { createAuthStore } from './directory/auth-store.repository.ts';
 import { DirectoryService } from './directory/directory.service.ts';
 import { TokensService } from './directory/tokens.service.ts';
@@ -38,7 +38,8 @@ export interface AppServices {
   events: EventBus;
   hasher: PasswordHasher;
   authenticator: Authenticator;
-  authenticate: RequestHandler;
+  /** The request pipeline's authentication step (Basic, Bearer, the web session). */
+  authentication: RequestStep;
   directory: DirectoryService;
   tokens: TokensService;
   wiki: WikiServices;
@@ -78,7 +79,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     events,
     hasher,
     authenticator,
-    authenticate: createAuthenticate(authenticator, createSessionResolver(sessions)),
+    authentication: authenticationStep(authenticator, createSessionResolver(sessions)),
     directory,
     tokens: new TokensService(db.knex, db.changes),
     wiki: createWikiServices(db.knex, db.changes, indexers),

@@ -6,6 +6,7 @@ import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { mountApi } from '../platform/http/mount-api.ts';
+import type { RequestPipeline } from '../platform/http/pipeline.ts';
 import { decideView } from '../wiki/content-access.ts';
 import { CodeboxRepository } from './codebox.repository.ts';
 import { blockTextCache, cachedCodeboxes, cachedDecideView } from './download-cache.ts';
@@ -36,14 +37,14 @@ export function createCodeblocksService(config: Config, db: Db, log: Logger): Co
 /** Mounts E1-E3 (errors in the generation's shapes) and the servlet redirects (before authentication). */
 export function mountCodeblocks(
   root: IRouter,
-  authenticate: RequestHandler,
+  pipeline: RequestPipeline,
   deps: { config: Config; codeblocks: CodeblocksService; changes: ChangeFeed },
 ): void {
   const generation = generationOf(deps.config.codeblocksCompat);
   const { baseUrl } = deps.config;
   // Under its own prefix, so that no other request enters this router.
   root.use(SERVLET_BASE, createServletRedirectRouter(generation, baseUrl));
-  mountApi(root, authenticate, {
+  mountApi(root, pipeline, {
     path: REST_BASE,
     render: createCodeblocksErrorRenderer(generation),
     // The contract answers every bad URL parameter with its documented 500, never a 400.

@@ -6,6 +6,7 @@ import type { Db } from '../platform/db/knex.ts';
 import type { Authenticator } from '../platform/auth/authenticator.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { mountApi } from '../platform/http/mount-api.ts';
+import type { RequestPipeline } from '../platform/http/pipeline.ts';
 import { renderHostJson } from '../platform/http/renderers.ts';
 import { SessionsRepository } from './sessions/sessions.repository.ts';
 import { SessionsService } from './sessions/sessions.service.ts';
@@ -19,10 +20,10 @@ export function createSessionsService(config: Config, db: Db, authenticator: Aut
 }
 
 /** Mounts the session API (tracker host's error shape) and the interface's page and assets. */
-export function mountWeb(root: IRouter, authenticate: RequestHandler, deps: { config: Config; sessions: SessionsService; log: Logger }): void {
+export function mountWeb(root: IRouter, pipeline: RequestPipeline, deps: { config: Config; sessions: SessionsService; log: Logger }): void {
   const { config } = deps;
   const cookie = { contextPath: config.contextPath, secure: config.baseUrl.startsWith('https:') };
-  mountApi(root, authenticate, {
+  mountApi(root, pipeline, {
     path: '/rest/auth/1',
     render: renderHostJson,
     routers: [buildRouter(sessionEndpoints, { sessions: deps.sessions, cookie, baseUrl: config.baseUrl }, { mountedAt: '/rest/auth/1' })],

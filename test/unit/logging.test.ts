@@ -3,11 +3,14 @@ import express from 'express';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redactUrl, type Logger } from '../../src/platform/log/logger.ts';
-import { useRequestLogging } from '../../src/platform/log/request-logger.ts';
+import { requestTrackingStep, useRequestLog } from '../../src/platform/log/request-logger.ts';
 
 function loggedApp(logger: Logger) {
   const app = express();
-  useRequestLogging(app, logger);
+  useRequestLog(app, logger);
+  // The pipeline's first step, as the app's pipeline runs it (src/platform/http/pipeline.ts).
+  const tracking = requestTrackingStep(logger);
+  app.use((req, res, next) => tracking.run(req, res, next, undefined));
   return app;
 }
 

@@ -18,6 +18,13 @@ export interface AuthUser {
   readOnly: boolean;
 }
 
+declare module 'http' {
+  interface IncomingMessage {
+    /** The caller, once the pipeline's authentication step knows it (absent: anonymous). */
+    user?: Express.User;
+  }
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {

@@ -1,14 +1,17 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
+import passport from 'passport';
 import { AppError } from '../http/app-error.ts';
+import type { RequestStep, StepNext } from '../http/pipeline.ts';
 import type { Authenticator } from './authenticator.ts';
 import type { AuthUser } from './auth-user.ts';
+import { BasicHeaderStrategy, BearerHeaderStrategy, SessionCookieStrategy, type HeaderStrategy } from './strategies.ts';
 
 /**
  * The third credential, after Basic and Bearer: a sign-in session found from the request's cookies. Answers
  * the user, or undefined when there is no live session; rejects (e.g. with a 403) to refuse the request.
  */
 export type SessionResolver = (req: Request) => Promise<AuthUser | undefined>;
-import { BasicHeaderStrategy, BearerHeaderStrategy, runStrategy } from './strategies.ts';
 
 export const LOGIN_REASON_HEADER = 'X-Seraph-LoginReason';
 const CHALLENGES = ['Basic realm="addon-pair"', 'Bearer realm="addon-pair"'];
@@ -55,54 +58,77 @@ export const authenticationFailed = (reason: 'failed' | 'denied', lockoutMinutes
 export const readOnlyToken = () =>
   new AppError(403, 'READ_ONLY_TOKEN', 'This personal access token is read-only: it may only be used for GET and HEAD requests.');
 
-const mayUse = (user: Express.User, method: string) => !user.readOnly || method === 'GET' || method === 'HEAD';
+const mayUse = (user: Express.User, method: string | undefined) => !user.readOnly || method === 'GET' || method === 'HEAD';
+
+/** What passport's `authenticate` callback is given: an error, or the user (false: failed, with its challenge). */
+type PassportDone = (err: unknown, user?: Express.User | false, challenge?: unknown) => void;
 
 /**
- * Builds the middleware every API runs first. No Authorization header: the session cookie, if any, else
- * the request goes on anonymously (guards decide). A header that is malformed, wrong, expired or locked: 401 at once, whatever the route.
- * The strategy of the header's scheme runs; an unknown scheme is a failed login.
+ * The authentication step of the request pipeline, which every API runs first. No Authorization header: the
+ * session cookie, if any, else the request goes on anonymously (guards decide). A header that is malformed,
+ * wrong, expired or locked: 401 at once, whatever the route. The strategy of the header's scheme runs through
+ * passport's `authenticate`; an unknown scheme is a failed login.
  */
-export function createAuthenticate(authenticator: Authenticator, resolveSession?: SessionResolver): RequestHandler {
+export function authenticationStep(authenticator: Authenticator, resolveSession?: SessionResolver): RequestStep {
+  // An instance of our own, not passport's global singleton: only our strategies are registered on it.
+  const auth = new passport.Passport();
   const basic = new BasicHeaderStrategy(authenticator);
   const bearer = new BearerHeaderStrategy(authenticator);
+  auth.use(basic);
+  auth.use(bearer);
+  if (resolveSession) auth.use(new SessionCookieStrategy(resolveSession));
 
-  return (req, _res, next) => {
-    if (hasQueryToken(req)) {
-      return next(
-        new AppError(401, 'TOKEN_IN_QUERY', 'Access tokens are accepted only in the Authorization header.', {
-          headers: { 'WWW-Authenticate': CHALLENGES },
-        }),
+  /**
+   * passport's `authenticate` for one strategy. Its callback form is bound when the middleware is made, so it is
+   * made per request: only on the slow path (a cache miss hashes a credential; a session is looked up).
+   * `next` is what passport calls when the strategy passes (no session: anonymous).
+   */
+  const run = (name: string, req: IncomingMessage, res: ServerResponse, done: PassportDone, next: StepNext) => {
+    const middleware = auth.authenticate(name, { session: false }, done) as (q: IncomingMessage, s: ServerResponse, n: StepNext) => void;
+    middleware(req, res, next);
+  };
+
+  return {
+    name: 'authentication',
+    run(req, res, next) {
+      if (hasQueryToken(req.url ?? '')) {
+        return next(new AppError(401, 'TOKEN_IN_QUERY', 'Access tokens are accepted only in the Authorization header.', { headers: { 'WWW-Authenticate': CHALLENGES } }));
+      }
+      const header = req.headers.authorization;
+      if (header === undefined) {
+        // Cookies are looked at only without an Authorization header, so Basic and Bearer pay nothing for
+        // sessions. No live session: the strategy passes, and the request goes on anonymously.
+        if (resolveSession === undefined || req.headers.cookie === undefined) return next();
+        return run(SessionCookieStrategy.NAME, req, res, (err, user) => (err ? next(err) : accept(req, user, next)), next);
+      }
+      const strategy: HeaderStrategy | undefined = /^bearer /i.test(header) ? bearer : /^basic /i.test(header) ? basic : undefined;
+      if (!strategy) return next(authenticationFailed('failed'));
+      // The hot path: a credential verified shortly before is answered from memory, without passport's
+      // per-request objects. Anything else (first use, wrong, expired, locked) runs the strategy.
+      const known = strategy.cached(header, req);
+      if (known) return accept(req, known, next);
+      run(
+        strategy.name,
+        req,
+        res,
+        (err, user, challenge) => {
+          if (err) return next(err);
+          if (!user) return next(authenticationFailed((challenge as { reason?: 'failed' | 'denied' } | undefined)?.reason ?? 'failed', authenticator.lockoutMinutes));
+          accept(req, user, next);
+        },
+        next,
       );
-    }
-    const header = req.headers.authorization;
-    if (header === undefined) {
-      // Cookies are looked at only without an Authorization header, so Basic and Bearer pay nothing for sessions.
-      if (resolveSession === undefined || req.headers.cookie === undefined) return next();
-      resolveSession(req).then((user) => {
-        if (user) req.user = user;
-        next();
-      }, next);
-      return;
-    }
-    const strategy = /^bearer /i.test(header) ? bearer : /^basic /i.test(header) ? basic : undefined;
-    if (!strategy) return next(authenticationFailed('failed'));
-    // The hot path: a credential verified shortly before is answered from memory, without the strategy
-    // protocol's per-request objects. Anything else (first use, wrong, expired, locked) runs the strategy.
-    const known = strategy.cached(header, req);
-    if (known) {
-      req.user = known;
-      return next(mayUse(known, req.method) ? undefined : readOnlyToken());
-    }
-    runStrategy(strategy, req, (err, outcome) => {
-      if (err || !outcome) return next(err ?? new Error('authentication strategy gave no answer'));
-      if (!outcome.ok) return next(authenticationFailed(outcome.reason, authenticator.lockoutMinutes));
-      req.user = outcome.user;
-      next(mayUse(outcome.user, req.method) ? undefined : readOnlyToken());
-    });
+    },
   };
 }
 
-function hasQueryToken(req: Request): boolean {
-  const q = req.url.indexOf('?');
-  return q >= 0 && /(^|&)access_token=/i.test(req.url.slice(q + 1));
+function accept(req: IncomingMessage, user: Express.User | false | undefined, next: StepNext): void {
+  if (!user) return next();
+  req.user = user;
+  next(mayUse(user, req.method) ? undefined : readOnlyToken());
+}
+
+function hasQueryToken(url: string): boolean {
+  const q = url.indexOf('?');
+  return q >= 0 && /(^|&)access_token=/i.test(url.slice(q + 1));
 }

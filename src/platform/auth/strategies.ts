@@ -1,16 +1,20 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
+import type { SessionResolver } from './authenticate.ts';
 import type { AuthOutcome, Authenticator } from './authenticator.ts';
 import { parseBearerAuthorization } from './basic-credentials.ts';
 import { hashToken } from './tokens.ts';
 
 /**
- * Passport strategies for the two schemes, on passport's Strategy protocol (`success`, `fail`, `error`).
+ * Passport strategies for the two schemes, on passport's Strategy protocol (`success`, `fail`, `error`), run by
+ * passport's `authenticate` in the pipeline's authentication step (authenticate.ts).
  * Our own rather than passport-http / passport-http-bearer: passport-http truncates passwords at a colon and
  * is unmaintained (engineering notes B.3), passport-http-bearer also takes tokens from the body and the query.
  * Both read only the Authorization header, with our own parsers, and report why a login failed.
  */
-abstract class HeaderStrategy extends Strategy {
+export abstract class HeaderStrategy extends Strategy {
+  abstract name: string;
   constructor(protected readonly authenticator: Authenticator) {
     super();
   }
@@ -19,7 +23,7 @@ abstract class HeaderStrategy extends Strategy {
    * The credential's cache key of a request that missed the cache, so the strategy that runs next does not
    * hash the credential a second time. Held only as long as the request lives.
    */
-  private readonly missedKeys = new WeakMap<Request, string>();
+  private readonly missedKeys = new WeakMap<IncomingMessage, string>();
 
   protected abstract keyOf(header: string): string | undefined;
   protected abstract lookup(header: string, key: string): Express.User | undefined;
@@ -29,7 +33,7 @@ abstract class HeaderStrategy extends Strategy {
    * A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. For
    * the middleware's hot path (authenticate.ts); `check` consults the same cache, so `authenticate` need not.
    */
-  cached(header: string, req: Request): Express.User | undefined {
+  cached(header: string, req: IncomingMessage): Express.User | undefined {
     const key = this.keyOf(header);
     if (key === undefined) return undefined;
     const user = this.lookup(header, key);
@@ -76,17 +80,20 @@ export class BearerHeaderStrategy extends HeaderStrategy {
 }
 
 /**
- * Runs one strategy for one request, as passport's `authenticate()` does for a single strategy without
- * sessions, but without building a new middleware and request helpers on every request (this is the hot
- * path). `done` may be called synchronously (a cached credential) or later.
+ * The web interface's sign-in session, from the request's cookie: succeeds with its user, passes when there is
+ * no live session (the request goes on anonymously), errs when the resolver refuses the request.
  */
-export function runStrategy(strategy: Strategy, req: Request, done: (err: unknown, outcome?: AuthOutcome) => void): void {
-  const attempt = Object.create(strategy) as Strategy;
-  attempt.success = (user: Express.User) => done(null, { ok: true, user });
-  attempt.fail = (challenge?: unknown) =>
-    done(null, { ok: false, reason: (challenge as { reason?: 'failed' | 'denied' } | undefined)?.reason ?? 'failed' });
-  attempt.error = (err: unknown) => done(err);
-  attempt.redirect = () => done(new Error('authentication strategies never redirect'));
-  attempt.pass = () => done(null, { ok: false, reason: 'failed' });
-  attempt.authenticate(req);
+export class SessionCookieStrategy extends Strategy {
+  static readonly NAME = 'web-session';
+  name = SessionCookieStrategy.NAME;
+  constructor(private readonly resolve: SessionResolver) {
+    super();
+  }
+
+  override authenticate(req: Request): void {
+    this.resolve(req).then(
+      (user) => (user ? this.success(user) : this.pass()),
+      (err: unknown) => this.error(err as Error),
+    );
+  }
 }

@@ -1,10 +1,14 @@
 import { isUtf8 } from 'node:buffer';
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import express from 'express';
 import { AppError, type FieldProblem } from './app-error.ts';
+import type { RequestStep, StepNext } from './pipeline.ts';
+import { bodyTypeRefusal } from './body-type.ts';
 import { firstUnstorable, unstorableMessage } from './storable-text.ts';
 
 /**
- * The one input boundary of every API mount (mount-api.ts): whatever reaches a router has a path that
+ * The one input boundary of every API mount (a step of the request pipeline, pipeline.ts): whatever reaches a router has a path that
  * decodes, query values and body members that can be stored, and a body that was what its headers said.
  * Failures are AppErrors with code INVALID_INPUT (400) in the mount's own error shape, raised before any
  * route runs, so no query is ever sent with such a value.
@@ -46,8 +50,7 @@ function checkValue(value: unknown, name: string, depth: number, problems: Field
  * Path segments and query values. Without a `%` in the URL nothing can be wrong (Node refuses raw control
  * characters in the request line), so the hot path of downloads and cached reads pays one `indexOf`.
  */
-function checkUrl(req: Request, problems: FieldProblem[]): void {
-  const url = req.url;
+function checkUrl(url: string, problems: FieldProblem[]): void {
   if (url.indexOf('%') < 0) return;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
@@ -64,7 +67,9 @@ function checkUrl(req: Request, problems: FieldProblem[]): void {
     if (bad !== undefined) problems.push({ name: 'path', message: `the path segment "${segment.slice(0, 100)}" ${unstorableMessage(bad)}` });
   }
   if (q < 0) return;
-  const query = req.query as Record<string, unknown>;
+  // The query as Express's 'simple' parser reads it (node:querystring; a fragment is not part of it).
+  const hash = url.indexOf('#', q);
+  const query = parseQueryString(url.slice(q + 1, hash < 0 ? undefined : hash));
   for (const [key, value] of Object.entries(query)) {
     const badKey = firstUnstorable(key);
     if (badKey !== undefined) {
@@ -82,18 +87,38 @@ function checkUrl(req: Request, problems: FieldProblem[]): void {
   }
 }
 
-/** Runs before the JSON body parser: path and query. */
-export const checkRequestUrl: RequestHandler = (req, _res, next) => {
-  const problems: FieldProblem[] = [];
-  checkUrl(req, problems);
-  next(problems.length > 0 ? invalidInput(problems) : undefined);
-};
+const isBodyless = (method: string | undefined) => method === 'GET' || method === 'HEAD';
 
-/** Runs after the JSON body parser: every string of the body. */
-export const checkRequestBody: RequestHandler = (req, _res, next) => {
-  const problems: FieldProblem[] = [];
-  checkValue(req.body, '', 0, problems);
-  next(problems.length > 0 ? invalidInput(problems) : undefined);
+/** Body parsers by size limit (one per API mount's limit, made once). */
+const jsonParsers = new Map<number, ReturnType<typeof express.json>>();
+function jsonParser(limit: number) {
+  let parser = jsonParsers.get(limit);
+  if (!parser) jsonParsers.set(limit, (parser = express.json({ limit, strict: false, verify: verifyUtf8 })));
+  return parser;
+}
+
+/**
+ * The pipeline step: the path and query first; then, for a request that may carry a body, its media type
+ * (body-type.ts), the JSON body (express.json, up to the API's limit) and every string in it. GET and HEAD
+ * carry no body worth reading: the parser is skipped on the busiest requests.
+ */
+export const inputBoundaryStep: RequestStep = {
+  name: 'input-boundary',
+  run(req, res, next, api) {
+    const problems: FieldProblem[] = [];
+    checkUrl(req.url ?? '', problems);
+    if (problems.length > 0) return next(invalidInput(problems));
+    if (isBodyless(req.method) || !api) return next();
+    const typeErr = api.refuseNonJsonBodies ? bodyTypeRefusal(req.method ?? '', req.headers) : undefined;
+    if (typeErr) return next(typeErr);
+    // express.json only reads the request stream and headers, so it runs on a plain Node request too.
+    const parse = jsonParser(api.bodyLimit) as unknown as (q: IncomingMessage, s: ServerResponse, n: StepNext) => void;
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      checkValue((req as { body?: unknown }).body, '', 0, problems);
+      next(problems.length > 0 ? invalidInput(problems) : undefined);
+    });
+  },
 };
 
 /** A body whose bytes are not UTF-8: thrown by express.json's `verify`, mapped to a 400 by normalizeError. */
@@ -108,6 +133,6 @@ export class BodyCharsetError extends Error {
  * express.json's `verify` hook: JSON is UTF-8 (RFC 8259); undecodable bytes would otherwise become U+FFFD
  * silently. Bodies declaring another charset are decoded by body-parser (unknown charsets answer 415).
  */
-export function verifyUtf8(req: Request, _res: unknown, buf: Buffer, encoding: string): void {
+export function verifyUtf8(_req: IncomingMessage, _res: unknown, buf: Buffer, encoding: string): void {
   if ((encoding === 'utf-8' || encoding === 'utf8') && !isUtf8(buf)) throw new BodyCharsetError();
 }

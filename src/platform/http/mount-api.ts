@@ -1,11 +1,13 @@
-import express, { Router, type IRouter, type RequestHandler } from 'express';
+import { Router, type IRouter, type RequestHandler } from 'express';
 import type { AppError } from './app-error.ts';
 import { createErrorHandler, createNotFoundHandler, type ErrorRenderer } from './error-handler.ts';
-import { checkRequestBody, checkRequestUrl, verifyUtf8 } from './input-boundary.ts';
+import type { RequestPipeline } from './pipeline.ts';
 
 export interface ApiMount {
   /** Path under the context path, e.g. `/rest/api/2`. */
   path: string;
+  /** More paths that answer exactly the same (`/rest/api/latest` for `/rest/api/2`). */
+  aliases?: string[];
   /** Renders every error of this API, including 401s, 404s for unknown routes and bad JSON. */
   render: ErrorRenderer;
   /** Feature routers answering under `path`, tried in order. */
@@ -19,33 +21,29 @@ export interface ApiMount {
    * INVALID_URL_PARAMETER): turns the boundary's 400s into that error.
    */
   badInput?: (err: AppError) => AppError;
+  /**
+   * `refuse` (default): a state-changing request with a body that is not JSON answers 403 (a form type without
+   * `X-Atlassian-Token: no-check`) or 415 (body-type.ts). `ignore`: for an API that takes no bodies at all.
+   */
+  nonJsonBodies?: 'refuse' | 'ignore';
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-const isBodyless = (method: string) => method === 'GET' || method === 'HEAD';
-
 /**
- * One API: authentication first (a wrong credential is refused before the body is even read), then the
- * input boundary (path and query that decode and can be stored, a JSON body that was what its headers said
- * and holds only storable text), the feature routers, a 404 and the error handler, all in the API's own
- * error format.
+ * One API: the request pipeline's API steps first (authentication, the input boundary: see pipeline.ts; one
+ * router layer for them all, since every layer costs each request of the hot paths), then the feature routers,
+ * a 404 and the error handler, all in the API's own error format. A fast path that ran the steps already
+ * left their outcome on the request, and the steps' layer raises it here.
  */
-export function mountApi(root: IRouter, authenticate: RequestHandler, api: ApiMount): void {
+export function mountApi(root: IRouter, pipeline: RequestPipeline, api: ApiMount): void {
+  const paths = api.aliases ? [api.path, ...api.aliases] : [api.path];
+  const info = pipeline.addApi(paths, { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore' });
   const r = Router();
   for (const h of api.before ?? []) r.use(h);
-  r.use(authenticate);
-  const json = express.json({ limit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, verify: verifyUtf8 });
-  // One router layer for the whole boundary (every layer costs each request of the hot paths). GET and HEAD
-  // carry no body worth reading: the parser is skipped on the busiest requests.
-  r.use((req, res, next) =>
-    checkRequestUrl(req, res, (urlErr?: unknown) => {
-      if (urlErr || isBodyless(req.method)) return next(urlErr);
-      json(req, res, (err?: unknown) => (err ? next(err) : checkRequestBody(req, res, next)));
-    }),
-  );
+  r.use(pipeline.apiMiddleware(info));
   for (const router of api.routers) r.use(router);
   r.use(createNotFoundHandler());
   r.use(createErrorHandler(api.render, api.badInput));
-  root.use(api.path, r);
+  root.use(paths.length === 1 ? api.path : paths, r);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express, Request, Response } from 'express';
+import type { Express, Request } from 'express';
+import type { RequestStep } from '../http/pipeline.ts';
 import type { Logger } from './logger.ts';
 
 /** Header that carries the request id in and out (a caller's id is kept when it looks sane). */
@@ -28,14 +29,23 @@ declare module 'http' {
  * line only when its level is enabled.
  */
 /** Told about every finished request (the metrics' request timings), from the same listener as the log line. */
-export type RequestObserver<Q extends IncomingMessage = Request, S extends ServerResponse = Response> = (req: Q, res: S, seconds: number) => void;
+export type RequestObserver = (req: IncomingMessage, res: ServerResponse, seconds: number) => void;
 
 /**
- * What the logging middleware does at the start of a request, for Express and for a shortcut in front of it
- * (the download fast path) alike: the request id (the caller's when sane), `X-Request-Id`, and on 'close'
- * the observer and the request line.
+ * The first step of the request pipeline (platform/http/pipeline.ts), for every request on every road: the
+ * request id (the caller's when sane), `X-Request-Id`, and on 'close' the observer and the request line.
  */
-export function trackRequest<Q extends IncomingMessage, S extends ServerResponse>(logger: Logger, observe: RequestObserver<Q, S> | undefined, req: Q, res: S): void {
+export function requestTrackingStep(logger: Logger, observe?: RequestObserver): RequestStep {
+  return {
+    name: 'request-tracking',
+    run(req, res, next) {
+      trackRequest(logger, observe, req, res);
+      next();
+    },
+  };
+}
+
+function trackRequest(logger: Logger, observe: RequestObserver | undefined, req: IncomingMessage, res: ServerResponse): void {
   const incoming = req.headers[REQUEST_ID_HEADER];
   req.id = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', req.id);
@@ -44,7 +54,8 @@ export function trackRequest<Q extends IncomingMessage, S extends ServerResponse
   res.on('close', () => requestClosed(logger, observe, req, res, started));
 }
 
-export function useRequestLogging(app: Express, logger: Logger, observe?: RequestObserver): void {
+/** `req.log` of the app's requests: a child logger carrying the request, made on first use. */
+export function useRequestLog(app: Express, logger: Logger): void {
   // `app.request` is the prototype of every request of this app: one getter instead of a child per request.
   Object.defineProperty(app.request, 'log', {
     configurable: true,
@@ -54,14 +65,9 @@ export function useRequestLogging(app: Express, logger: Logger, observe?: Reques
       return log;
     },
   });
-
-  app.use((req: Request, res: Response, next: () => void) => {
-    trackRequest(logger, observe, req, res);
-    next();
-  });
 }
 
-function requestClosed<Q extends IncomingMessage, S extends ServerResponse>(logger: Logger, observe: RequestObserver<Q, S> | undefined, req: Q, res: S, started: number): void {
+function requestClosed(logger: Logger, observe: RequestObserver | undefined, req: IncomingMessage, res: ServerResponse, started: number): void {
   const ms = performance.now() - started;
   observe?.(req, res, ms / 1000);
   logRequestLine(logger, req, res, Math.round(ms));

@@ -1,4 +1,5 @@
-import type { Express, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Knex } from 'knex';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -7,6 +8,16 @@ import { allCacheStats } from '../cache/cache-stats.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import { listRegisteredRoutes } from '../http/route-walk.ts';
 import { RouteTimings, UNMATCHED_ROUTE } from './route-timings.ts';
+
+declare module 'http' {
+  interface IncomingMessage {
+    /**
+     * The route template of a request a fast path answered (the registered route's path without the context
+     * path): the label Express's `req.route` would have given it.
+     */
+    routeTemplate?: string;
+  }
+}
 
 export interface MetricsSources {
   knex: Knex;
@@ -140,18 +151,14 @@ export class Metrics {
     }
   }
 
-  /** On every finished request (request-logger.ts): the matched route's template, never the raw URL. */
-  requestFinished(req: Request, res: Response, seconds: number): void {
-    const route = req.route as object | undefined;
-    this.timings.record((route && this.templates.get(route)) ?? UNMATCHED_ROUTE, req.method, res.statusCode, seconds);
-  }
-
   /**
-   * A finished request answered before Express (the download fast path), with the template Express would
-   * have put on it (the registered route's path, without the context path).
+   * On every finished request (the pipeline's request tracking): the matched route's template, never the raw
+   * URL; for a fast path's answer, the template it named.
    */
-  routeFinished(template: string, method: string, status: number, seconds: number): void {
-    this.timings.record(template, method, status, seconds);
+  requestFinished(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+    const route = (req as { route?: object }).route;
+    const template = req.routeTemplate ?? (route && this.templates.get(route)) ?? UNMATCHED_ROUTE;
+    this.timings.record(template, req.method ?? '', res.statusCode, seconds);
   }
 
   /** The exposition text and its content type. */
