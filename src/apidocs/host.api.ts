@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { json, type ApiDescription, type OperationDoc } from '../platform/openapi/operation.ts';
 import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
 import { directoryOperations } from '../directory/directory.openapi.ts';
-import { trackerOperations } from '../tracker/tracker.openapi.ts';
+import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
 import { WIKI_ERRORS, wikiOperations } from '../wiki/wiki.openapi.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
@@ -46,7 +46,7 @@ export const hostApi: ApiDescription = {
     { name: OPERATIONS, description: 'Health check and API descriptions (no user needed)' },
   ],
   groups: [
-    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerOperations, ...sessionEndpoints] },
+    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerEndpoints, ...sessionEndpoints] },
     { errors: WIKI_ERRORS, operations: wikiOperations },
     { errors: {}, operations: platformOperations },
   ],
