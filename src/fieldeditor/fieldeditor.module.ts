@@ -83,8 +83,8 @@ export function createFieldeditor(deps: {
     fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes), settings, new UserFieldReads(db.changes)),
     contexts: new FieldContextsService(db.knex, db.changes, access, eventLog),
     grants: new GrantsService(db.knex, baseUrl, db.changes, access, eventLog),
-    options: new OptionsService(db.knex, events, settings, db.changes, eventLog, new OptionListCache(db.changes)),
-    defaults: new DefaultsService(db.knex, events, settings, db.changes, eventLog),
+    options: new OptionsService(db.knex, access, events, settings, db.changes, eventLog, new OptionListCache(db.changes)),
+    defaults: new DefaultsService(db.knex, access, events, settings, db.changes, eventLog),
     eventLog,
     maintenance: new MaintenanceService(db.knex, m.jobs, eventLog),
   };

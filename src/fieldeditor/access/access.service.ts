@@ -39,16 +39,19 @@ export class FieldAccess {
   }
 
   /**
-   * The field and context a user endpoint addresses, if the user may edit them (edit-rule.ts): path values
-   * (parsed here), or ids the caller parsed already (when more path ids must be checked before any query).
+   * The field and context a write addresses, if the user may edit them (edit-rule.ts), decided INSIDE the
+   * write's transaction `trx`, after the write took its list lock: the grant and membership rows the decision
+   * rests on are taken FOR SHARE, so a revocation racing the write either is seen here (403) or waits until
+   * the write has committed. The ids were parsed by the caller (a bad id is a 400 before any query).
    */
-  editable(user: AuthUser, path: ScopePath): Promise<EditableScope> {
-    return resolveEditableScope(this.knex, this.kind, user, idsOf(path));
+  editable(trx: Knex.Transaction, user: AuthUser, ids: ScopeIds): Promise<EditableScope> {
+    return resolveEditableScope(trx, this.kind, user, ids, true);
   }
 
   /**
    * The same decision for a read, answered from this node's scope cache (cleared cluster-wide by every
-   * grant, field, context, user, group and settings change). Writes use `editable`.
+   * grant, field, context, user, group and settings change): path values (parsed here), or ids the caller
+   * parsed already (when more path ids must be checked before any query). Writes use `editable`.
    */
   readable(user: AuthUser, path: ScopePath): Promise<EditableScope> {
     const ids = idsOf(path);

@@ -36,8 +36,11 @@ interface Row {
  * documented order: a missing field 403002, no grant on the field at
  * all 403001 (before the context is looked up, so an ungranted user cannot probe which context ids exist),
  * a missing context 404001, a context the grants do not cover 403001.
+ * A write passes its transaction as `knex` and `lock`: the grant and membership rows that decide are then
+ * taken FOR SHARE in the same statement (edit-rule.ts), so a concurrent revocation waits for the write or
+ * is seen by it.
  */
-export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds): Promise<EditableScope> {
+export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, lock = false): Promise<EditableScope> {
   const { fieldId, context } = ids;
   const query = knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {
@@ -56,8 +59,8 @@ export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthU
       'c.name as c_name',
       'c.description as c_description',
       'c.is_default as c_is_default',
-      knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id')]),
-      knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id')]),
+      knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id', lock)]),
+      knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id', lock)]),
     );
   const row = (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : await query) as Row | undefined;
   if (!row) throw fieldNotFound();

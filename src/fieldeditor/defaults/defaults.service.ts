@@ -7,11 +7,17 @@ import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { defaultKindOf, type OptionRow } from '../options/options.model.ts';
-import { findOptions, lockList } from '../options/options.repository.ts';
+import { findOptions } from '../options/options.repository.ts';
+import { lockListAndDecide } from '../options/list-write.ts';
 import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { unsupportedFieldType } from '../options/options.errors.ts';
-import type { Actor } from '../access/actor.ts';
+import { actorOf, type Actor } from '../access/actor.ts';
+import type { FieldAccess } from '../access/access.service.ts';
+import type { ScopeIds } from '../access/ids.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { parseWith } from '../../platform/http/validate.ts';
+import { defaultWriteBody } from './defaults.schemas.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 
 export interface DefaultWrite {
@@ -30,7 +36,10 @@ interface Wanted {
 
 /**
  * Default values per context (U15). The chosen options are rows of field_default_options with a foreign
- * key to the option, so deleting an option removes it from the default in the same transaction.
+ * key to the option, so deleting an option removes it from the default in the same transaction. A write takes
+ * the caller and the path's ids: in its transaction it locks the context's top-level list (which serialises it
+ * with option writes and other default writes of the context), then decides the caller's right under that
+ * lock (options/list-write.ts), then reads its body, so a caller without a grant gets 403001 whatever it sent.
  */
 export class DefaultsService {
   /**
@@ -41,6 +50,7 @@ export class DefaultsService {
 
   constructor(
     private readonly knex: Knex,
+    private readonly access: FieldAccess,
     private readonly events: EventBus,
     private readonly settings: SettingsService,
     private readonly changes: ChangeFeed,
@@ -55,11 +65,11 @@ export class DefaultsService {
   }
 
   /** Replaces the default with the write model's members for this field type (other members are ignored). */
-  async put(actor: Actor, field: FieldRef, context: ContextRef, body: DefaultWrite): Promise<DefaultValueRead> {
-    const wanted = this.wantedOptions(field, body);
-    const { before, after } = await this.knex.transaction(async (trx) => {
-      // The top-level list's lock: serialises with option writes and other default writes of the context.
-      await lockList(trx, { contextId: context.id, parentId: null });
+  async put(user: AuthUser, ids: ScopeIds, body: unknown): Promise<DefaultValueRead> {
+    const actor = actorOf(user);
+    const { field, context, before, after } = await this.knex.transaction(async (trx) => {
+      const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
+      const wanted = this.wantedOptions(field, parseWith(defaultWriteBody, body, 'body'));
       const found = new Map(
         (await findOptions(trx, context.id, wanted.map((w) => w.id), true)).map((o) => [o.id, o] as const),
       );
@@ -72,7 +82,7 @@ export class DefaultsService {
       }
       const current = await readDefaultOptions(trx, context.id);
       await this.record(trx, actor, field, context, 'default.set', previous, current);
-      return { before: previous, after: current };
+      return { field, context, before: previous, after: current };
     });
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, field, context, 'default.set', before, after);
@@ -80,15 +90,16 @@ export class DefaultsService {
   }
 
   /** Clears the default (nothing set is fine too). Subject to the only-admins-delete setting like every delete. */
-  async remove(actor: Actor, field: FieldRef, context: ContextRef): Promise<void> {
-    this.kindOf(field);
-    const before = await this.knex.transaction(async (trx) => {
-      await lockList(trx, { contextId: context.id, parentId: null });
+  async remove(user: AuthUser, ids: ScopeIds): Promise<void> {
+    const actor = actorOf(user);
+    const { field, context, before } = await this.knex.transaction(async (trx) => {
+      const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
+      this.kindOf(field);
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);
       await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
       await this.record(trx, actor, field, context, 'default.deleted', previous, []);
-      return previous;
+      return { field, context, before: previous };
     });
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
     this.emit(actor, field, context, 'default.deleted', before, []);

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
+import type { ContextParam } from '../access/ids.ts';
 import { POSITION_GAP, valueKey, type OptionRow } from './options.model.ts';
 
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =
- * the top-level options). Every write runs inside a transaction that first calls `lockList`, so writes to
- * one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
+ * the top-level options). Every write runs inside a transaction that first calls `lockList` (or `lockListAt`),
+ * so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
  * each write ONE row; the dense `sequence` the interface shows is the rank, computed when read.
  */
 export interface ListKey {
@@ -31,6 +32,24 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
      on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1`,
     [list.contextId, list.parentId ?? 0],
   );
+}
+
+/**
+ * `lockList` for a list a request names by its path, taken before the write decides the caller's right (the
+ * right is then decided under the lock, see OptionsService): `context` is `default` or an id, and the lock row
+ * is taken only when that context belongs to the field. Answers the context's id, or undefined when there is
+ * no such context of that field (nothing is locked; the right's decision then answers the documented error).
+ */
+export async function lockListAt(trx: Knex.Transaction, fieldId: number, context: ContextParam, parentId: number | null): Promise<number | undefined> {
+  const which = context === 'default' ? 'c.is_default' : 'c.id = ?';
+  const result = await trx.raw<{ rows: { context_id: number }[] }>(
+    `insert into field_option_lists (context_id, parent_key, version)
+       select c.id, ?, 1 from field_contexts c where c.field_id = ? and ${which}
+     on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1
+     returning context_id`,
+    context === 'default' ? [parentId ?? 0, fieldId] : [parentId ?? 0, fieldId, context],
+  );
+  return result.rows[0]?.context_id;
 }
 
 /** The list as the compact JSON array the interface answers (members in the original's order), built by the database. */

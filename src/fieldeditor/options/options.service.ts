@@ -6,7 +6,13 @@ import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { isCascading, isEditableSelect, isMultiLevel } from '../access/field-kinds.ts';
-import type { Actor } from '../access/actor.ts';
+import { actorOf, type Actor } from '../access/actor.ts';
+import type { FieldAccess } from '../access/access.service.ts';
+import type { ScopeIds } from '../access/ids.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { parseWith } from '../../platform/http/validate.ts';
+import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
+import { lockListAndDecide } from './list-write.ts';
 import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
 import { OptionListCache } from './options.cache.ts';
@@ -14,7 +20,7 @@ import { readDefaultOptions } from '../defaults/defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';
-import { sortByValue, type SortSpec } from './sort.ts';
+import { sortByValue } from './sort.ts';
 import { afterNotSibling, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
 import type { AppError } from '../../platform/http/app-error.ts';
 
@@ -25,24 +31,33 @@ export interface OptionScope {
   parentId: number | null;
 }
 
+/** Which list a write addresses, as its path names it: the field and context ids (parsed), and the parent of a child list. */
+export interface ListPath {
+  ids: ScopeIds;
+  parentId: number | null;
+}
 
-type Move = { first: true } | { afterId: number };
-
-/** How a write is checked: the value it stores (for the duplicate answer) and a rule decided inside it. */
-interface WriteOptions {
+/**
+ * A write once its right is decided: the value it stores (for the duplicate answer), a rule decided inside it,
+ * and the operation. `write` asks for it with the decided scope, so a bad body is a 400 only for a caller
+ * that may edit the list (a caller without a grant gets 403001 whatever it sent, as the contract orders them).
+ */
+interface WritePlan<T> {
   /** The option value written, when the write sets one: a unique-index refusal is then answered as a duplicate. */
   value?: string;
   /** The option being renamed (a sibling with the same value other than itself is the duplicate). */
   exceptId?: number;
   /** A rule decided inside the write's transaction, after the list lock (the delete rule). */
   guard?: (trx: Knex.Transaction) => Promise<void>;
+  run: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>;
 }
 type Change = { action: string; before: unknown; after: unknown };
 /**
  * What an operation answers: its result and change, and `recorded` when it already wrote the change's entry
- * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry.
+ * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry. `also`: further
+ * changes it caused, announced after the main one (a delete that emptied a default).
  */
-type Done<T> = { result: T; change: Change; recorded?: boolean };
+type Done<T> = { result: T; change: Change; recorded?: boolean; also?: Change[] };
 /** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
 interface Logged {
   /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
@@ -84,14 +99,17 @@ const isDuplicateValue = (err: unknown) => {
 };
 
 /**
- * Rules of option lists (U4–U14, C1–C6). Every write is one transaction that starts by locking its
- * sibling list (see options.repository.ts), writes as few rows as the operation needs (order lives in a
+ * Rules of option lists (U4–U14, C1–C6). Reads get the scope the caller may read (FieldAccess.readable);
+ * every write takes the caller and the path's ids and is one transaction that starts by locking its sibling
+ * list (see options.repository.ts), then decides the caller's right under that lock (list-write.ts), writes
+ * as few rows as the operation needs (order lives in a
  * sparse `position`; the dense `sequence` of every answer is the rank), and raises one `option.changed`
  * event after commit, after every node dropped its cached lists and defaults (FIELD_OPTIONS_TOPIC).
  */
 export class OptionsService {
   constructor(
     private readonly knex: Knex,
+    private readonly access: FieldAccess,
     private readonly events: EventBus,
     private readonly settings: SettingsService,
     private readonly changes: ChangeFeed,
@@ -123,135 +141,205 @@ export class OptionsService {
   }
 
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
-  async create(actor: Actor, scope: OptionScope, input: { value: string; disabled: boolean }): Promise<OptionJson> {
-    // A sibling with the same value is caught by the unique index (see `write`): no extra query.
-    return this.write(actor, scope, { value: input.value }, async (trx, list, log) => {
-      const row = await repo.insertOption(trx, scope.field.id, list, input.value, input.disabled);
-      // The rank query carries the entry; its `sequence` is filled from the rank in the same statement.
-      const change: Change = { action: 'option.created', before: null, after: withParent(row, 0) };
-      const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), change, { after: { sequence: 'n' } });
-      const json = toOptionJson(row, Number(rank?.n ?? 0));
-      return { result: json, change: { ...change, after: { ...json, parentId: row.parent_id } }, recorded: true };
+  async create(user: AuthUser, at: ListPath, body: unknown): Promise<OptionJson> {
+    return this.write(user, at, (scope) => {
+      const input = parseWith(createOptionBody, body, 'body');
+      const [value, disabled] = [input.optionvalue, input.disabled ?? false];
+      // A sibling with the same value is caught by the unique index (see `write`): no extra query.
+      return {
+        value,
+        run: async (trx, list, log) => {
+          const row = await repo.insertOption(trx, scope.field.id, list, value, disabled);
+          // The rank query carries the entry; its `sequence` is filled from the rank in the same statement.
+          const change: Change = { action: 'option.created', before: null, after: withParent(row, 0) };
+          const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), change, { after: { sequence: 'n' } });
+          const json = toOptionJson(row, Number(rank?.n ?? 0));
+          return { result: json, change: { ...change, after: { ...json, parentId: row.parent_id } }, recorded: true };
+        },
+      };
     });
   }
 
   /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
-  async update(actor: Actor, scope: OptionScope, id: number, patch: { value?: string; disabled?: boolean }): Promise<OptionJson> {
-    return this.write(actor, scope, { value: patch.value, exceptId: id }, async (trx, _list, log) => {
-      const before = await this.loadInList(trx, scope, id);
-      const row = await repo.updateOption(trx, id, patch);
-      const fill = { before: { sequence: 'n' }, after: { sequence: 'n' } };
-      const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), { action: 'option.updated', before: withParent(before, 0), after: withParent(row, 0) }, fill);
-      const sequence = Number(rank?.n ?? 0);
+  async update(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
+    return this.write(user, at, (scope) => {
+      const input = parseWith(updateOptionBody, body, 'body');
+      const patch = { value: input.optionvalue ?? undefined, disabled: input.disabled ?? undefined };
       return {
-        result: toOptionJson(row, sequence),
-        change: { action: 'option.updated', before: withParent(before, sequence), after: withParent(row, sequence) },
-        recorded: true,
+        value: patch.value,
+        exceptId: id,
+        run: async (trx, _list, log) => {
+          const before = await this.loadInList(trx, scope, id);
+          const row = await repo.updateOption(trx, id, patch);
+          const fill = { before: { sequence: 'n' }, after: { sequence: 'n' } };
+          const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), { action: 'option.updated', before: withParent(before, 0), after: withParent(row, 0) }, fill);
+          const sequence = Number(rank?.n ?? 0);
+          return {
+            result: toOptionJson(row, sequence),
+            change: { action: 'option.updated', before: withParent(before, sequence), after: withParent(row, sequence) },
+            recorded: true,
+          };
+        },
       };
     });
   }
 
   /** U7/U12/C4: deletes the option with its children; it leaves any default that held it. */
-  async remove(actor: Actor, scope: OptionScope, id: number): Promise<{ id: number }> {
-    const extra: Change[] = [];
-    const mayDelete = (trx: Knex.Transaction) => this.settings.checkMayDelete(trx, actor);
-    const result = await this.write(actor, scope, { guard: mayDelete }, async (trx) => {
-      const option = await this.loadInList(trx, scope, id);
-      const sequence = await repo.rankOf(trx, option);
-      const defaultBefore = await readDefaultOptions(trx, scope.context.id);
-      const subtree = isCascading(scope.field) ? await repo.subtreeIds(trx, id) : [id];
-      await repo.deleteOption(trx, option);
-      await repo.deleteListLocks(trx, scope.context.id, subtree);
-      const defaultAfter = await readDefaultOptions(trx, scope.context.id);
-      if (defaultAfter.length !== defaultBefore.length) {
-        extra.push({
-          action: 'default.updated',
-          before: defaultBefore.map((o) => o.id),
-          after: defaultAfter.map((o) => o.id),
-        });
-      }
-      const defaultChanged = defaultAfter.length !== defaultBefore.length;
-      return {
-        result: { id },
-        change: {
-          action: 'option.deleted',
-          before: { ...withParent(option, sequence), deletedIds: subtree, ...(defaultChanged ? { defaultOptionIds: defaultBefore.map((o) => o.id) } : {}) },
-          after: defaultChanged ? { defaultOptionIds: defaultAfter.map((o) => o.id) } : null,
-        },
-      };
-    });
-    for (const c of extra) this.emit(actor, scope, c);
-    return result;
+  async remove(user: AuthUser, at: ListPath, id: number): Promise<{ id: number }> {
+    const actor = actorOf(user);
+    return this.write(user, at, (scope) => ({
+      guard: (trx) => this.settings.checkMayDelete(trx, actor),
+      run: async (trx) => {
+        const option = await this.loadInList(trx, scope, id);
+        const sequence = await repo.rankOf(trx, option);
+        const defaultBefore = await readDefaultOptions(trx, scope.context.id);
+        const subtree = isCascading(scope.field) ? await repo.subtreeIds(trx, id) : [id];
+        await repo.deleteOption(trx, option);
+        await repo.deleteListLocks(trx, scope.context.id, subtree);
+        const defaultAfter = await readDefaultOptions(trx, scope.context.id);
+        const defaultChanged = defaultAfter.length !== defaultBefore.length;
+        const [idsBefore, idsAfter] = [defaultBefore.map((o) => o.id), defaultAfter.map((o) => o.id)];
+        return {
+          result: { id },
+          change: {
+            action: 'option.deleted',
+            before: { ...withParent(option, sequence), deletedIds: subtree, ...(defaultChanged ? { defaultOptionIds: idsBefore } : {}) },
+            after: defaultChanged ? { defaultOptionIds: idsAfter } : null,
+          },
+          also: defaultChanged ? [{ action: 'default.updated', before: idsBefore, after: idsAfter }] : [],
+        };
+      },
+    }));
   }
 
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
-  async move(actor: Actor, scope: OptionScope, id: number, move: Move): Promise<OptionJson> {
-    return this.write(actor, scope, {}, async (trx, list, log) => {
-      const afterId = 'afterId' in move ? move.afterId : undefined;
-      const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
-      const option = this.inList(scope, id, found.find((o) => o.id === id));
-      const target = afterId === undefined ? undefined : found.find((o) => o.id === afterId);
-      if (afterId !== undefined && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
-      let row = option;
-      if (target?.id !== option.id) {
-        let position = await repo.positionAfter(trx, list, id, target?.position ?? null);
-        if (position === undefined && target) {
-          // No integer left between the two neighbours: spread the list out, then place it again.
-          await repo.renumber(trx, list);
-          const moved = await repo.findOption(trx, scope.context.id, target.id);
-          position = await repo.positionAfter(trx, list, id, moved?.position ?? null);
-        }
-        if (position === undefined) throw new Error('no position after renumbering');
-        row = await repo.updateOption(trx, id, { position });
-      }
-      const [ranks] = await log.along<{ before: number; after: number }>(
-        repo.ranksAroundQuery(trx, row, Number(option.position), Number(row.position)),
-        { action: 'option.moved', before: withParent(option, 0), after: withParent(row, 0) },
-        { before: { sequence: 'before' }, after: { sequence: 'after' } },
-      );
-      const [before, after] = [Number(ranks?.before ?? 0), Number(ranks?.after ?? 0)];
+  async move(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
+    return this.write(user, at, (scope) => {
+      const move = parseWith(moveBody, body, 'body');
       return {
-        result: toOptionJson(row, after),
-        change: { action: 'option.moved', before: withParent(option, before), after: withParent(row, after) },
-        recorded: true,
+        run: async (trx, list, log) => {
+          const afterId = 'afterId' in move ? move.afterId : undefined;
+          const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
+          const option = this.inList(scope, id, found.find((o) => o.id === id));
+          const target = afterId === undefined ? undefined : found.find((o) => o.id === afterId);
+          if (afterId !== undefined && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
+          let row = option;
+          if (target?.id !== option.id) {
+            let position = await repo.positionAfter(trx, list, id, target?.position ?? null);
+            if (position === undefined && target) {
+              // No integer left between the two neighbours: spread the list out, then place it again.
+              await repo.renumber(trx, list);
+              const moved = await repo.findOption(trx, scope.context.id, target.id);
+              position = await repo.positionAfter(trx, list, id, moved?.position ?? null);
+            }
+            if (position === undefined) throw new Error('no position after renumbering');
+            row = await repo.updateOption(trx, id, { position });
+          }
+          const [ranks] = await log.along<{ before: number; after: number }>(
+            repo.ranksAroundQuery(trx, row, Number(option.position), Number(row.position)),
+            { action: 'option.moved', before: withParent(option, 0), after: withParent(row, 0) },
+            { before: { sequence: 'before' }, after: { sequence: 'after' } },
+          );
+          const [before, after] = [Number(ranks?.before ?? 0), Number(ranks?.after ?? 0)];
+          return {
+            result: toOptionJson(row, after),
+            change: { action: 'option.moved', before: withParent(option, before), after: withParent(row, after) },
+            recorded: true,
+          };
+        },
       };
     });
   }
 
   /** U14/C6: locale-aware sort of one list; rewrites every `sequence` as 0..n-1 (which also repairs it). */
-  async sort(actor: Actor, scope: OptionScope, spec: SortSpec): Promise<OptionJson | Record<string, never>> {
-    return this.write(actor, scope, {}, async (trx, list) => {
-      const rows = await repo.listRows(trx, list);
-      const sorted = sortByValue(rows, spec);
-      await repo.writeOrder(trx, list, sorted.map((r) => r.id));
-      const first = sorted[0];
+  async sort(user: AuthUser, at: ListPath, body: unknown): Promise<OptionJson | Record<string, never>> {
+    return this.write(user, at, (scope) => {
+      const spec = parseWith(sortBody, body, 'body');
       return {
-        result: first ? toOptionJson(first, 0) : {},
-        change: {
-          action: 'option.sorted',
-          before: null,
-          after: { parentId: scope.parentId, count: rows.length, locale: spec.locale, strength: spec.strength, order: spec.order },
+        run: async (trx, list) => {
+          const rows = await repo.listRows(trx, list);
+          const sorted = sortByValue(rows, spec);
+          await repo.writeOrder(trx, list, sorted.map((r) => r.id));
+          const first = sorted[0];
+          return {
+            result: first ? toOptionJson(first, 0) : {},
+            change: {
+              action: 'option.sorted',
+              before: null,
+              after: { parentId: scope.parentId, count: rows.length, locale: spec.locale, strength: spec.strength, order: spec.order },
+            },
+          };
         },
       };
     });
   }
 
   /**
-   * One write: field-type check, transaction, list lock, the guard (a rule decided inside the write, taken
-   * after the list lock so that every writer locks in the same order), parent check, the operation, then
-   * its event.
+   * One write, in one transaction: the list lock, the caller's right decided under it (list-write.ts), the
+   * plan (its body parsed), the field-type check, the guard (a rule decided inside the write, taken after the
+   * list lock so that every writer locks in the same order), the parent check, the operation, then its event.
+   * The order of the answers is the contract's: 403001 before anything else is revealed, then the body (400),
+   * the field type (400), the delete rule (403003), the parent (404).
    * A duplicate sibling value is refused by the unique index (race-proof, and no extra query on the
    * normal path); after the rollback it is answered as the documented 400 naming the existing option.
    */
-  private async write<T>(
+  private async write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
+    const actor = actorOf(user);
+    let outcome: { done: Done<T>; scope: OptionScope } | undefined;
+    // A unique-index refusal whose sibling is gone once the transaction rolled back (a concurrent delete of it
+    // or of its parent committed in between) is no duplicate any more: the write is tried once again.
+    for (let attempt = 1; outcome === undefined; attempt++) {
+      const tried: { scope?: OptionScope; how?: WritePlan<T> } = {};
+      try {
+        outcome = await this.attempt(user, actor, at, plan, tried);
+      } catch (err) {
+        const { scope, how } = tried;
+        if (scope && how?.value !== undefined && isDuplicateValue(err)) {
+          const existing = await repo.findSameValue(this.knex, listOf(scope), how.value, how.exceptId);
+          if (existing !== undefined) throw duplicateValue(how.value, existing);
+          if (attempt < 2) continue;
+        }
+        throw err;
+      }
+    }
+    await this.changes.publish(FIELD_OPTIONS_TOPIC);
+    const { done, scope } = outcome;
+    for (const change of [done.change, ...(done.also ?? [])]) this.emit(actor, scope, change);
+    return done.result;
+  }
+
+  /**
+   * One transaction of `write`: the list lock and the right, the plan, the field type, the guard, the parent
+   * check, the operation and its entry. `tried` receives the scope and plan (for the duplicate answer after a rollback).
+   */
+  private attempt<T>(
+    user: AuthUser,
     actor: Actor,
-    scope: OptionScope,
-    how: WriteOptions,
-    op: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>,
-  ): Promise<T> {
-    this.checkFieldType(scope);
-    const list = listOf(scope);
-    const entryOf = (change: Change): EventEntry => ({
+    at: ListPath,
+    plan: (scope: OptionScope) => WritePlan<T>,
+    tried: { scope?: OptionScope; how?: WritePlan<T> },
+  ): Promise<{ done: Done<T>; scope: OptionScope }> {
+    return this.knex.transaction(async (trx) => {
+      const { field, context } = await lockListAndDecide(trx, this.access, user, at.ids, at.parentId);
+      const scope: OptionScope = { field, context, parentId: at.parentId };
+      tried.scope = scope;
+      const how = (tried.how = plan(scope));
+      this.checkFieldType(scope);
+      if (how.guard) await how.guard(trx);
+      if (scope.parentId !== null) await this.loadParent(trx, scope, true);
+      const entryOf = (change: Change) => this.entryOf(actor, scope, change);
+      const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill) };
+      const done = await how.run(trx, listOf(scope), log);
+      // The change's event-log entry, in its transaction: both commit or neither does (written here unless
+      // the operation already wrote it with its last statement).
+      if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
+      return { done, scope };
+    });
+  }
+
+  /** The event-log entry of a change. */
+  private entryOf(actor: Actor, scope: OptionScope, change: Change): EventEntry {
+    return {
       actor: actor.name,
       kind: logKind(change),
       fieldId: scope.field.id,
@@ -262,46 +350,7 @@ export class OptionsService {
           : { type: scope.parentId === null ? 'option' : 'childOption', id: optionIdOf(change.after) ?? optionIdOf(change.before), parentId: scope.parentId },
       before: change.before,
       after: change.after,
-    });
-    let outcome: Done<T> | undefined;
-    // A unique-index refusal whose sibling is gone once the transaction rolled back (a concurrent delete of it
-    // or of its parent committed in between) is no duplicate any more: the write is tried once again.
-    for (let attempt = 1; outcome === undefined; attempt++) {
-      try {
-        outcome = await this.attempt(scope, list, how, op, entryOf);
-      } catch (err) {
-        if (how.value !== undefined && isDuplicateValue(err)) {
-          const existing = await repo.findSameValue(this.knex, list, how.value, how.exceptId);
-          if (existing !== undefined) throw duplicateValue(how.value, existing);
-          if (attempt < 2) continue;
-        }
-        throw err;
-      }
-    }
-    await this.changes.publish(FIELD_OPTIONS_TOPIC);
-    this.emit(actor, scope, outcome.change);
-    return outcome.result;
-  }
-
-  /** One transaction of `write`: the list lock, the guard, the parent check, the operation and its entry. */
-  private attempt<T>(
-    scope: OptionScope,
-    list: repo.ListKey,
-    how: WriteOptions,
-    op: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>,
-    entryOf: (change: Change) => EventEntry,
-  ): Promise<Done<T>> {
-    return this.knex.transaction(async (trx) => {
-      await repo.lockList(trx, list);
-      if (how.guard) await how.guard(trx);
-      if (scope.parentId !== null) await this.loadParent(trx, scope, true);
-      const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill) };
-      const done = await op(trx, list, log);
-      // The change's event-log entry, in its transaction: both commit or neither does (written here unless
-      // the operation already wrote it with its last statement).
-      if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
-      return done;
-    });
+    };
   }
 
   private emit(actor: Actor, scope: OptionScope, change: Change): void {
