@@ -14,8 +14,9 @@ type ScopePath = ScopeIds | { rawFieldId: string; rawContextId: string };
 const idsOf = (path: ScopePath): ScopeIds => ('rawFieldId' in path ? parseScopeIds(path.rawFieldId, path.rawContextId) : path);
 
 /**
- * What the routers of the field editor ask before they act: which field a path names (administration),
- * and which field and context a user may edit (the user endpoints). Answers with the field editor's errors.
+ * What the field editor asks before it acts: which field a path names (administration), and which field and
+ * context a user may edit (the user endpoints): for a read from the node's scope cache (`readable`), for a
+ * write inside its own transaction (`editable`). Answers with the field editor's errors.
  */
 export class FieldAccess {
   private readonly scopes: ScopeCache;
