@@ -37,6 +37,27 @@ const flag = (name: string) =>
       return z.NEVER;
     });
 
+/**
+ * `<count>:<minutes>` (e.g. `30:10`): at most `count` of something per `minutes`; `0` or `off` switches the
+ * limit off (undefined).
+ */
+const countPerMinutes = (name: string, def: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v === undefined || v.trim() === '' ? def : v.trim().toLowerCase();
+      if (s === '0' || s === 'off') return undefined;
+      const m = /^(\d{1,9}):(\d{1,6})$/.exec(s);
+      const count = Number(m?.[1]);
+      const minutes = Number(m?.[2]);
+      if (!m || count < 1 || minutes < 1 || minutes > 525_600) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be <count>:<minutes> (e.g. ${def}), each at least 1 and at most 525600 minutes, or 0 to switch it off` });
+        return z.NEVER;
+      }
+      return { count, minutes };
+    });
+
 const envSchema = z.object({
   PORT: intFrom('PORT', 8080, 0, 65535),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -53,6 +74,7 @@ const envSchema = z.object({
   CODEBLOCKS_COMPAT: z.enum(['5', '4', '3.4']).default('5'),
   MAX_AUTH_ATTEMPTS: intFrom('MAX_AUTH_ATTEMPTS', 3, 1, 1_000_000_000),
   LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 15, 0, 525_600),
+  LOGIN_FAILURES_PER_ADDRESS: countPerMinutes('LOGIN_FAILURES_PER_ADDRESS', '30:10'),
   OUTBOUND_ALLOWLIST: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
@@ -74,6 +96,7 @@ const envSchema = z.object({
   FAST_PATH: flag('FAST_PATH'),
   SESSION_IDLE_MINUTES: intFrom('SESSION_IDLE_MINUTES', 30, 1, 525_600),
   SESSION_MAX_HOURS: intFrom('SESSION_MAX_HOURS', 12, 1, 8_760),
+  SESSION_MAX_PER_USER: intFrom('SESSION_MAX_PER_USER', 10, 1, 10_000),
 });
 
 export type Config = Readonly<{
@@ -93,6 +116,8 @@ export type Config = Readonly<{
   maxAuthAttempts: number;
   /** 0: a locked account stays locked until an administrator resets it. */
   lockoutMinutes: number;
+  /** Failed logins one client address may have in a window (LOGIN_FAILURES_PER_ADDRESS); undefined: no limit. */
+  loginFailuresPerAddress: Readonly<{ failures: number; minutes: number }> | undefined;
   outboundAllowlist: readonly string[];
   logLevel: string;
   dbPoolMax: number;
@@ -119,6 +144,8 @@ export type Config = Readonly<{
   sessionIdleMinutes: number;
   /** A web session ends this long after sign-in, used or not. */
   sessionMaxHours: number;
+  /** Live web sessions one user may have; a sign-in beyond it ends the oldest. */
+  sessionMaxPerUser: number;
 }>;
 
 export class ConfigError extends StartupError {}
@@ -157,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     codeblocksCompat: e.CODEBLOCKS_COMPAT,
     maxAuthAttempts: e.MAX_AUTH_ATTEMPTS,
     lockoutMinutes: e.LOCKOUT_MINUTES,
+    loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS && Object.freeze({ failures: e.LOGIN_FAILURES_PER_ADDRESS.count, minutes: e.LOGIN_FAILURES_PER_ADDRESS.minutes }),
     outboundAllowlist: Object.freeze(
       e.OUTBOUND_ALLOWLIST.split(',')
         .map((s) => s.trim())
@@ -175,5 +203,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fastPath: e.FAST_PATH ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
+    sessionMaxPerUser: e.SESSION_MAX_PER_USER,
   });
 }

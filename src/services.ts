@@ -66,6 +66,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     log,
     maxAttempts: config.maxAuthAttempts,
     lockoutMinutes: config.lockoutMinutes,
+    addressLimit: config.loginFailuresPerAddress,
   });
   const directory = new DirectoryService(db.knex, hasher, events, db.changes);
   const indexers = new ContentIndexers();

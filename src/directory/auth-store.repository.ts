@@ -52,8 +52,10 @@ export function createAuthStore(knex: Knex): AuthStore {
       };
     },
 
-    async recordFailure(username, max) {
-      // One statement, so concurrent failures on several nodes all count and the lock is set exactly once.
+    async recordFailure(username, max, lockoutMinutes) {
+      // One statement, so concurrent attempts on several nodes all count, in one order, and the lock is set
+      // by the attempt that reaches `max`. A name locked now is left alone (no row comes back); a lock that
+      // ran out is renewed by the next attempt, which is evaluated (one more wrong password locks again).
       const result = await knex.raw(
         `insert into auth_failures (name_key, failures, locked_at, last_failure_at)
          values (?, 1, case when 1 >= ? then now() end, now())
@@ -61,10 +63,13 @@ export function createAuthStore(knex: Knex): AuthStore {
            failures = auth_failures.failures + 1,
            locked_at = case when auth_failures.failures + 1 >= ? then now() else auth_failures.locked_at end,
            last_failure_at = now()
+         where auth_failures.locked_at is null
+            or (?::int > 0 and auth_failures.locked_at <= now() - make_interval(mins => ?::int))
          returning failures`,
-        [username.toLowerCase(), max, max],
+        [username.toLowerCase(), max, max, lockoutMinutes, lockoutMinutes],
       );
-      return Number(result.rows[0].failures);
+      const row = result.rows[0];
+      return row === undefined ? undefined : Number(row.failures);
     },
 
     async clearFailures(username) {

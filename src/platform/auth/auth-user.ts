@@ -57,8 +57,13 @@ export interface TokenRecord {
 export interface AuthStore {
   /** The user by login name (without regard to case) and the failed-login state of that name. */
   findLogin(username: string): Promise<LoginRecord>;
-  /** Counts one failure, locks the name when the count reaches `max`; answers the new count. */
-  recordFailure(username: string, max: number): Promise<number>;
+  /**
+   * Counts one attempt as failed before its password is checked (a success then clears the counter), in one
+   * atomic statement, and locks the name when the count reaches `max`; answers the new count. Counts nothing
+   * and answers undefined while the name is locked (a lock older than `lockoutMinutes`, when not 0, has run
+   * out): concurrent guesses, on any node, are then counted and locked exactly as sequential ones.
+   */
+  recordFailure(username: string, max: number, lockoutMinutes: number): Promise<number | undefined>;
   clearFailures(username: string): Promise<void>;
   /** Names locked now; a lock older than `lockoutMinutes` (when not 0) has run out. */
   countLocked(lockoutMinutes: number): Promise<number>;

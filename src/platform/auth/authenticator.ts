@@ -1,8 +1,9 @@
 import type { Logger } from '../log/logger.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
-import { MAX_USERNAME_LENGTH, type AuthStore, type AuthUser, type DirectoryUser } from './auth-user.ts';
+import { MAX_USERNAME_LENGTH, type AuthStore, type AuthUser, type DirectoryUser, type LoginRecord } from './auth-user.ts';
 import { parseBasicAuthorization, parseBearerAuthorization, type BasicCredentials } from './basic-credentials.ts';
-import { AuthCache, DIRECTORY_TOPIC, type BasicEntry, type BearerEntry } from './auth-cache.ts';
+import { AUTH_TTL_MS, AuthCache, loginTopic, type BasicEntry, type BearerEntry } from './auth-cache.ts';
+import { AddressThrottle, type AddressLimit } from './address-throttle.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
 
@@ -29,24 +30,41 @@ export interface AuthenticatorOptions {
   maxAttempts: number;
   /** 0: locked until an administrator resets the lock. */
   lockoutMinutes: number;
+  /** Failed logins per client address (LOGIN_FAILURES_PER_ADDRESS); undefined: no such limit. */
+  addressLimit?: AddressLimit | undefined;
   log?: Logger;
 }
 
 const TOKEN_TOUCH_INTERVAL_MS = 60_000;
+/** A Basic entry used in the last this-long of its life is checked again in the background, so it never expires under load. */
+const REFRESH_AHEAD_MS = 10_000;
 
 /**
  * The rules of logging in, independent of HTTP: lockout, the slow hash, token expiry, and the cache that
  * keeps the hot path free of database work. Unknown user, inactive user and wrong password all answer the
  * same 'failed', after the same work.
+ *
+ * A guess is counted as a failure (for its name in the database, for its address in memory) before its hash
+ * runs, and a success takes that back: so N concurrent guesses are counted and locked exactly as N sequential
+ * ones, and nothing is evaluated once the name is locked. A failure changes only its own name's state: it
+ * moves that name's login topic, and a cached credential of that name is checked against the database again
+ * (the lock, the counter, the stored hash; no hash) before its next use; nothing else is evicted. Concurrent
+ * checks of one Basic header share one check (single flight).
  */
 export class Authenticator {
   /** Emptied by every directory change in the cluster before its next lookup (see BoundedCache). */
   readonly cache: AuthCache;
   /** Set by the metrics when they are on. */
   observer: LoginObserver | undefined;
+  private readonly throttle: AddressThrottle;
+  /** Checks of a Basic header under way, by cache key, that a concurrent request with that header joins. */
+  private readonly checks = new Map<string, Promise<PasswordOutcome>>();
+  /** Background checks of entries near their expiry, by cache key. */
+  private readonly refreshes = new Set<string>();
 
   constructor(private readonly opts: AuthenticatorOptions) {
     this.cache = new AuthCache(opts.changes);
+    this.throttle = new AddressThrottle(opts.addressLimit);
   }
 
   /** The cache key of a whole Basic header (a keyed SHA-256): computed once per request by the strategy. */
@@ -61,16 +79,31 @@ export class Authenticator {
 
   /** The user of a Basic header verified shortly before, without any I/O; undefined when it must be checked. */
   cachedBasic(header: string, key = this.basicKey(header)): AuthUser | undefined {
-    return this.opts.changes.live ? this.cache.basic.get(key)?.user : undefined;
+    const entry = this.opts.changes.live ? this.cache.basic.get(key) : undefined;
+    if (!entry || !current(entry)) return undefined;
+    this.refreshAhead(key, entry);
+    return entry.user;
   }
 
-  /** A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded. */
-  async basicHeader(header: string, key = this.basicKey(header)): Promise<AuthOutcome> {
+  /**
+   * A whole `Authorization: Basic …` value; a cached success is found before the header is even decoded.
+   * `client`: the address the request came from, for the limit of failed logins per address.
+   */
+  async basicHeader(header: string, key = this.basicKey(header), client?: string): Promise<AuthOutcome> {
     // peek: the lookup was counted by cachedBasic, which the middleware asks first.
     const cached = this.cache.basic.peek(key);
-    if (cached && this.opts.changes.live) return { ok: true, user: cached.user };
+    if (cached && this.opts.changes.live && current(cached)) return { ok: true, user: cached.user };
     const credentials = parseBasicAuthorization(header);
-    const outcome: AuthOutcome = credentials ? await this.basic(credentials, key, cached) : { ok: false, reason: 'failed' };
+    let outcome: AuthOutcome;
+    if (!credentials) outcome = { ok: false, reason: 'failed' };
+    else {
+      let check = this.checks.get(key);
+      if (!check) {
+        check = this.basic(credentials, key, cached, client).finally(() => this.checks.delete(key));
+        this.checks.set(key, check);
+      }
+      outcome = await check;
+    }
     if (!outcome.ok) this.observer?.loginRefused('basic', outcome.reason);
     return outcome;
   }
@@ -79,43 +112,110 @@ export class Authenticator {
    * A username and password from a sign-in form: exactly the rules of Basic (lockout, counting, the same
    * answer for an unknown name and a wrong password), always with the slow hash, and nothing is cached.
    */
-  async password(username: string, password: string): Promise<PasswordOutcome> {
-    return this.basic({ username, password }, undefined, undefined);
+  async password(username: string, password: string, client?: string): Promise<PasswordOutcome> {
+    return this.basic({ username, password }, undefined, undefined, client);
   }
 
-  private async basic({ username, password }: BasicCredentials, key: string | undefined, cached: BasicEntry | undefined): Promise<PasswordOutcome> {
-    const { store, hasher, maxAttempts, changes } = this.opts;
+  private async basic({ username, password }: BasicCredentials, key: string | undefined, cached: BasicEntry | undefined, client: string | undefined): Promise<PasswordOutcome> {
+    const { store, hasher, maxAttempts, lockoutMinutes, changes } = this.opts;
     // A name no account can have is refused after the same slow hash, but never stored: otherwise every
     // request with a new 60 KB name would add a 60 KB row of failed logins. The lookup key is the lower-case
     // name, which can be longer than the name itself (200 × 'İ' becomes 400 characters), so both count.
     if (username.length > MAX_USERNAME_LENGTH || username.toLowerCase().length > MAX_USERNAME_LENGTH) {
-      await hasher.burn(password);
+      hasher.pool.admit();
+      this.throttle.reserve(client);
+      await hasher.burn(password, true);
       return { ok: false, reason: 'failed' };
     }
 
-    // Taken before the read: a directory change that commits meanwhile keeps this answer out of the cache.
+    // Taken before the read: a directory change, or a failed login of this name, that commits meanwhile
+    // keeps this answer out of the cache (or marks it for another look).
     const since = this.cache.basic.stamp();
+    const mark = this.cache.loginMark(username);
+    const seen = mark();
     const login = await store.findLogin(username);
-    if (this.isLocked(login.lockedAt)) return { ok: false, reason: 'denied' };
+    if (this.isLocked(login.lockedAt)) {
+      if (key !== undefined) this.cache.basic.delete(key);
+      return { ok: false, reason: 'denied' };
+    }
     const user = login.user;
+    if (user && user.active && cached && cached.storedHash === user.passwordHash) {
+      // This very header was verified against this very hash: no guess is evaluated, so nothing is counted.
+      if (login.failures > 0) await store.clearFailures(username);
+      return this.succeed(user, login, { key, since, username, mark, seen });
+    }
+
+    // A guess. Refused before anything is counted when the hash would wait too long (503) or the address has
+    // failed too often (429); then counted for the address and the name before the hash runs.
+    hasher.pool.admit();
+    const release = this.throttle.reserve(client);
+    let counted: number | undefined;
+    try {
+      counted = await store.recordFailure(username, maxAttempts, lockoutMinutes);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    if (counted === undefined) {
+      // Locked meanwhile by concurrent guesses: refused unevaluated, as a sequential guess would be.
+      release();
+      return { ok: false, reason: 'denied' };
+    }
     let valid = false;
-    if (user && cached && cached.storedHash === user.passwordHash) valid = true;
-    else if (user) valid = await hasher.verify(password, user.passwordHash);
-    else await hasher.burn(password);
+    if (user) valid = await hasher.verify(password, user.passwordHash, true);
+    else await hasher.burn(password, true);
 
     if (!valid || !user || !user.active) {
-      const failures = await store.recordFailure(username, maxAttempts);
-      // A first failure (so cached successes elsewhere stop skipping the counter reset) and a new lock
-      // must reach every node's cache; the failures in between need not.
-      if (failures === maxAttempts) this.observer?.accountLocked();
-      if (failures === 1 || failures >= maxAttempts) await changes.publish(DIRECTORY_TOPIC);
+      // The first failure (so cached successes of this name elsewhere look again and reset the counter) and
+      // a new lock must reach every node; the failures in between need not. Only this name's topic moves.
+      if (counted === maxAttempts) this.observer?.accountLocked();
+      if (counted === 1 || counted >= maxAttempts) await changes.publish(loginTopic(username));
       return { ok: false, reason: 'failed' };
     }
-    if (login.failures > 0) await store.clearFailures(username);
+    release();
+    await store.clearFailures(username);
+    return this.succeed(user, login, { key, since, username, mark, seen });
+  }
+
+  /** The success of a check: the entry cached (for a Basic header), the outcome answered. */
+  private succeed(
+    user: NonNullable<LoginRecord['user']>,
+    login: LoginRecord,
+    c: { key: string | undefined; since: number; username: string; mark: () => number; seen: number },
+  ): PasswordOutcome {
     const { passwordHash, ...profile } = user;
     const authUser = asAuthUser(profile, 'basic');
-    if (key !== undefined) this.cache.basic.set(key, { user: authUser, storedHash: passwordHash }, since);
+    if (c.key !== undefined) {
+      this.cache.basic.set(c.key, { user: authUser, storedHash: passwordHash, username: c.username, mark: c.mark, seen: c.seen, checkedAt: Date.now() }, c.since);
+    }
     return { ok: true, user: authUser, passwordHash, priorFailures: login.failures };
+  }
+
+  /**
+   * Starts a background look at an entry in the last seconds of its life: the lock, the counter and the
+   * stored hash are read again (no slow hash), and the entry lives on when nothing changed. A credential in
+   * steady use so never expires, and never makes its concurrent users wait for a hash at once.
+   */
+  private refreshAhead(key: string, entry: BasicEntry): void {
+    if (Date.now() - entry.checkedAt < AUTH_TTL_MS - REFRESH_AHEAD_MS || this.refreshes.has(key)) return;
+    this.refreshes.add(key);
+    this.refresh(key, entry)
+      .catch((err: unknown) => this.opts.log?.warn({ err }, 'could not check a cached login again'))
+      .finally(() => this.refreshes.delete(key));
+  }
+
+  private async refresh(key: string, entry: BasicEntry): Promise<void> {
+    const since = this.cache.basic.stamp();
+    const seen = entry.mark();
+    const login = await this.opts.store.findLogin(entry.username);
+    const user = login.user;
+    if (this.isLocked(login.lockedAt) || !user || !user.active || user.passwordHash !== entry.storedHash) {
+      // The next request runs the whole check, with its password.
+      if (this.cache.basic.peek(key) === entry) this.cache.basic.delete(key);
+      return;
+    }
+    if (login.failures > 0) await this.opts.store.clearFailures(entry.username);
+    this.succeed(user, login, { key, since, username: entry.username, mark: entry.mark, seen });
   }
 
   /**
@@ -139,8 +239,16 @@ export class Authenticator {
       };
     }
     if (/^basic /i.test(header)) {
-      const entry = this.cache.basic.peek(this.basicKey(header));
-      return entry && { user: entry.user, confirm: () => this.cache.basic.countHit() };
+      const key = this.basicKey(header);
+      const entry = this.cache.basic.peek(key);
+      if (!entry || !current(entry)) return undefined;
+      return {
+        user: entry.user,
+        confirm: () => {
+          this.cache.basic.countHit();
+          this.refreshAhead(key, entry);
+        },
+      };
     }
     return undefined;
   }
@@ -197,6 +305,9 @@ export class Authenticator {
     return minutes === 0 || Date.now() - lockedAt.getTime() < minutes * 60_000;
   }
 }
+
+/** Whether no failed login of the entry's name (nor a reconnect of the feed) happened since it was checked. */
+const current = (entry: BasicEntry) => entry.mark() === entry.seen;
 
 /** The request user of a cache entry: frozen, because every request it authenticates shares it. */
 export function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false): AuthUser {

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HashPool } from './hash-pool.ts';
 
 function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -23,14 +24,27 @@ const KEY_LEN = 32;
 
 /**
  * Salted scrypt hashes stored as `scrypt$N$r$p$salt$hash` (base64), so the cost can be raised later
- * without invalidating existing hashes.
+ * without invalidating existing hashes. Checks of a login (`verify`, `burn`) run in a bounded pool
+ * (hash-pool.ts): one that would wait too long is refused with a 503 instead of queueing without end.
  */
 export class PasswordHasher {
-  private dummy: Promise<string> | undefined;
+  /**
+   * What `burn` checks against: a stored value of this cost with a random salt and key, built without
+   * hashing, so the first unknown name costs exactly what a wrong password does (no hash made on first use).
+   */
+  private readonly dummy: string;
   /** Hashes started by `prepare`, each taken by the first `hash` of the same password. */
   private readonly prepared = new Map<string, Promise<string>>();
+  readonly pool: HashPool;
 
-  constructor(private readonly cost: HashCost = DEFAULT_COST) {}
+  constructor(
+    private readonly cost: HashCost = DEFAULT_COST,
+    pool?: HashPool,
+  ) {
+    const { N, r, p } = cost;
+    this.dummy = `scrypt$${N}$${r}$${p}$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LEN).toString('base64')}`;
+    this.pool = pool ?? new HashPool();
+  }
 
   /**
    * Starts hashing `password` now, on the thread pool, for a `hash` call that comes later: the command line
@@ -59,7 +73,15 @@ export class PasswordHasher {
     return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
   }
 
-  async verify(password: string, stored: string): Promise<boolean> {
+  /**
+   * Whether `password` matches `stored`; in the pool, which throws its 503 when the wait would be too long,
+   * unless the caller `admitted` it already (`pool.admit()`) before counting the attempt.
+   */
+  verify(password: string, stored: string, admitted = false): Promise<boolean> {
+    return this.pool.run(() => this.check(password, stored), admitted);
+  }
+
+  private async check(password: string, stored: string): Promise<boolean> {
     const parts = stored.split('$');
     if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
     const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
@@ -70,9 +92,11 @@ export class PasswordHasher {
     return timingSafeEqual(key, expected);
   }
 
-  /** Spends the same time as a real check, so an unknown username cannot be told from a wrong password. */
-  async burn(password: string): Promise<void> {
-    this.dummy ??= this.hash('not-a-real-password');
-    await this.verify(password, await this.dummy);
+  /**
+   * Spends the same time as a real check (the same scrypt at this cost, in the same pool), so an unknown
+   * username cannot be told from a wrong password.
+   */
+  async burn(password: string, admitted = false): Promise<void> {
+    await this.verify(password, this.dummy, admitted);
   }
 }

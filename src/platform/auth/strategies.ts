@@ -27,7 +27,7 @@ export abstract class HeaderStrategy extends Strategy {
 
   protected abstract keyOf(header: string): string | undefined;
   protected abstract lookup(header: string, key: string): Express.User | undefined;
-  protected abstract check(header: string, key: string | undefined): Promise<AuthOutcome>;
+  protected abstract check(header: string, key: string | undefined, req: Request): Promise<AuthOutcome>;
 
   /**
    * A credential verified shortly before (see AuthCache), answered without I/O; undefined otherwise. For
@@ -43,7 +43,7 @@ export abstract class HeaderStrategy extends Strategy {
 
   override authenticate(req: Request): void {
     const header = req.headers.authorization ?? '';
-    this.check(header, this.missedKeys.get(req)).then(
+    this.check(header, this.missedKeys.get(req), req).then(
       (outcome) => (outcome.ok ? this.success(outcome.user) : this.fail({ reason: outcome.reason }, 401)),
       (err: unknown) => this.error(err as Error),
     );
@@ -58,8 +58,9 @@ export class BasicHeaderStrategy extends HeaderStrategy {
   protected lookup(header: string, key: string) {
     return this.authenticator.cachedBasic(header, key);
   }
-  protected check(header: string, key: string | undefined) {
-    return this.authenticator.basicHeader(header, key);
+  protected check(header: string, key: string | undefined, req: Request) {
+    // The client address counts failed logins per address (TRUST_PROXY is not read yet: the socket's peer).
+    return this.authenticator.basicHeader(header, key, req.socket.remoteAddress);
   }
 }
 

@@ -1,0 +1,78 @@
+import { AppError } from '../http/app-error.ts';
+
+export interface AddressLimit {
+  /** Failed logins one address may have in a window. */
+  failures: number;
+  /** Length of the window, from the first failure in it. */
+  minutes: number;
+}
+
+/** The 429 of an address over its limit of failed logins. */
+export const tooManyFailedLogins = (retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    'TOO_MANY_FAILED_LOGINS',
+    `Too many failed logins from this address. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+    { headers: { 'Retry-After': String(retryAfterSeconds) } },
+  );
+
+/** At most this many addresses are remembered; the least recently failing are forgotten first. */
+const MAX_ADDRESSES = 100_000;
+
+interface Window {
+  startedAt: number;
+  /** Failures in the window, counting the checks still running (each is counted before its hash). */
+  failures: number;
+}
+
+/**
+ * Failed logins per client address, across user names (LOGIN_FAILURES_PER_ADDRESS): the per-name lockout
+ * stops guessing one account's password, this stops trying one password against many accounts (spraying).
+ * A check that needs the slow hash takes a place before it starts (`reserve`), so concurrent guesses from one
+ * address count as sequential ones do; a success gives its place back. Kept in this process's memory (a map
+ * lookup, no database work for a refused request): with several nodes behind a balancer an address may fail
+ * up to the limit on each of them (docs/configuration.md).
+ */
+export class AddressThrottle {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly limit: AddressLimit | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Takes a place for one check from `address`: answers the function that gives it back (for a success), or
+   * throws the 429 when the address has used up its window. No limit or no address: nothing is counted.
+   */
+  reserve(address: string | undefined): () => void {
+    const limit = this.limit;
+    if (!limit || address === undefined) return () => undefined;
+    const now = this.now();
+    let w = this.windows.get(address);
+    if (w && now - w.startedAt >= limit.minutes * 60_000) {
+      this.windows.delete(address);
+      w = undefined;
+    }
+    if (w && w.failures >= limit.failures) {
+      throw tooManyFailedLogins(Math.max(1, Math.ceil((w.startedAt + limit.minutes * 60_000 - now) / 1000)));
+    }
+    if (!w) {
+      w = { startedAt: now, failures: 0 };
+      if (this.windows.size >= MAX_ADDRESSES) this.windows.delete(this.windows.keys().next().value as string);
+    } else {
+      // Most recently failing last, so the map's first entry is the one to forget.
+      this.windows.delete(address);
+    }
+    this.windows.set(address, w);
+    w.failures++;
+    const counted = w;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      counted.failures--;
+      if (counted.failures <= 0 && this.windows.get(address) === counted) this.windows.delete(address);
+    };
+  }
+}
