@@ -16,7 +16,7 @@ import { createStaticRouter } from './static.routes.ts';
 import { readSessionCookie } from './sessions/session-cookie.ts';
 
 export function createSessionsService(config: Config, db: Db, authenticator: Authenticator, log: Logger): SessionsService {
-  return new SessionsService(new SessionsRepository(db.knex), authenticator, { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours }, log);
+  return new SessionsService(new SessionsRepository(db.knex), authenticator, { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours, maxPerUser: config.sessionMaxPerUser }, log);
 }
 
 /** Mounts the session API (tracker host's error shape) and the interface's page and assets. */

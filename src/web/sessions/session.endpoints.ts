@@ -50,7 +50,7 @@ export const sessionEndpoints: Endpoint<SessionDeps>[] = [
     body: signInBody, responses: { 200: json(signedIn, 'Signed in; the cookie is set') }, errors: [400, 401],
     handle: async (req, res, { sessions, cookie }) => {
       const body = parseWith(signInBody, req.body, 'body');
-      const result = await sessions.signIn(body.username, body.password);
+      const result = await sessions.signIn(body.username, body.password, req.socket.remoteAddress);
       if (!result.ok) throw signInRefused(result.reason);
       res.setHeader('Set-Cookie', sessionCookie(result.id, cookie));
       res.setHeader('Cache-Control', 'no-store');

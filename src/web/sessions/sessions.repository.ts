@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { GROUPS_OF_U, toDirectoryUser, type UserColumns } from '../../directory/auth-store.repository.ts';
 import type { DirectoryUser } from '../../platform/auth/auth-user.ts';
+import { storedIdleMs } from './session-idle.ts';
 
 export interface NewSession {
   idHash: string;
@@ -22,18 +23,29 @@ export interface SessionRecord {
 export class SessionsRepository {
   constructor(private readonly knex: Knex) {}
 
-  async insert(s: NewSession): Promise<void> {
+  /** Adds the session; with `maxPerUser`, then ends the user's oldest sessions beyond that many. */
+  async insert(s: NewSession, maxPerUser?: number): Promise<void> {
     await this.knex('web_sessions').insert({
       id_hash: s.idHash,
       user_id: s.userId,
       password_stamp: s.passwordStamp,
       expires_at: s.expiresAt,
     });
+    if (maxPerUser === undefined) return;
+    // One statement: concurrent sign-ins of one user each keep the newest `maxPerUser`, so none is left over.
+    await this.knex('web_sessions')
+      .where('user_id', s.userId)
+      .whereIn(
+        'id_hash',
+        this.knex('web_sessions').select('id_hash').where('user_id', s.userId).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id_hash', order: 'desc' }]).offset(maxPerUser),
+      )
+      .del();
   }
 
   /**
    * The session with its user and groups in one query, when it is neither past its absolute end nor idle
-   * for longer than `idleMinutes`; undefined otherwise (unknown, ended, or the user is gone).
+   * for longer than `idleMinutes` (counted as session-idle.ts says); undefined otherwise (unknown, ended, or
+   * the user is gone).
    */
   async findLive(idHash: string, idleMinutes: number): Promise<SessionRecord | undefined> {
     const row = await this.knex
@@ -53,7 +65,7 @@ export class SessionsRepository {
       .join('users as u', 'u.id', 's.user_id')
       .where('s.id_hash', idHash)
       .andWhere('s.expires_at', '>', this.knex.fn.now())
-      .andWhereRaw(`s.last_seen_at > now() - (? * interval '1 minute')`, [idleMinutes])
+      .andWhereRaw(`s.last_seen_at > now() - (? * interval '1 millisecond')`, [storedIdleMs(idleMinutes)])
       .first();
     if (!row) return undefined;
     return {
@@ -79,7 +91,7 @@ export class SessionsRepository {
   async deleteEnded(idleMinutes: number): Promise<number> {
     return this.knex('web_sessions')
       .where('expires_at', '<=', this.knex.fn.now())
-      .orWhereRaw(`last_seen_at <= now() - (? * interval '1 minute')`, [idleMinutes])
+      .orWhereRaw(`last_seen_at <= now() - (? * interval '1 millisecond')`, [storedIdleMs(idleMinutes)])
       .del();
   }
 

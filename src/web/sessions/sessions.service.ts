@@ -3,21 +3,22 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { asAuthUser, type Authenticator } from '../../platform/auth/authenticator.ts';
 import type { Logger } from '../../platform/log/logger.ts';
 import { generateSessionId, hashSessionId } from './session-cookie.ts';
+import { touchIntervalMs } from './session-idle.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 
 export interface SessionLimits {
-  /** Unused for this long, a session ends. */
+  /** Unused for this long, a session ends (never sooner; at most `touchIntervalMs` later: session-idle.ts). */
   idleMinutes: number;
   /** This long after sign-in, a session ends whatever its use. */
   maxHours: number;
+  /** Live sessions per user; a sign-in beyond it ends the oldest. Unset: no cap. */
+  maxPerUser?: number;
 }
 
 export type SignInResult =
   | { ok: true; id: string; user: AuthUser; priorFailures: number; previousSignIn: Date | undefined }
   | { ok: false; reason: 'failed' | 'denied' };
 
-/** Last use is written at most this often (each write costs a statement; the idle limit is in minutes). */
-const TOUCH_INTERVAL_MS = 60_000;
 
 /** What a session remembers of the password: a hash of its stored hash, so any password change ends it. */
 export function passwordStamp(passwordHash: string): string {
@@ -43,18 +44,22 @@ export class SessionsService {
     private readonly log?: Logger,
   ) {}
 
-  async signIn(username: string, password: string): Promise<SignInResult> {
-    const outcome = await this.authenticator.password(username, password);
+  /** `client`: the address the request came from, for the limit of failed logins per address. */
+  async signIn(username: string, password: string, client?: string): Promise<SignInResult> {
+    const outcome = await this.authenticator.password(username, password, client);
     if (!outcome.ok) return outcome;
     const id = generateSessionId();
     const idHash = hashSessionId(id);
     await this.repo.deleteEnded(this.limits.idleMinutes);
-    await this.repo.insert({
-      idHash,
-      userId: outcome.user.id,
-      passwordStamp: passwordStamp(outcome.passwordHash),
-      expiresAt: new Date(Date.now() + this.limits.maxHours * 3_600_000),
-    });
+    await this.repo.insert(
+      {
+        idHash,
+        userId: outcome.user.id,
+        passwordStamp: passwordStamp(outcome.passwordHash),
+        expiresAt: new Date(Date.now() + this.limits.maxHours * 3_600_000),
+      },
+      this.limits.maxPerUser,
+    );
     const previousSignIn = await this.repo.previousSignIn(outcome.user.id, idHash);
     return { ok: true, id, user: asAuthUser(outcome.user, 'session'), priorFailures: outcome.priorFailures, previousSignIn };
   }
@@ -69,7 +74,7 @@ export class SessionsService {
       return undefined;
     }
     if (!record.user.active) return undefined;
-    if (Date.now() - record.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    if (Date.now() - record.lastSeenAt.getTime() > touchIntervalMs(this.limits.idleMinutes)) {
       this.repo.touch(idHash).catch((err: unknown) => this.log?.warn({ err }, 'could not record session use'));
     }
     return asAuthUser(record.user, 'session');
