@@ -80,8 +80,11 @@ export class ContentService {
   async create(user: AuthUser, body: CreateContentBody): Promise<ContentView> {
     return wikiWrite(this.knex, this.changes, async (trx) => {
       const space = await spaces.findByKey(trx, body.space.key);
-      if (!space) throw notFound(`No space with key : ${body.space.key}`, 'SPACE_NOT_FOUND');
+      const unknownSpace = () => notFound(`No space with key : ${body.space.key}`, 'SPACE_NOT_FOUND');
+      if (!space) throw unknownSpace();
       if (!(await mayWrite(trx, user, space.id, body.type))) {
+        // A space the caller cannot read answers exactly as an unknown key, so keys cannot be probed.
+        if (!(await spaces.canRead(trx, user.id, space.id))) throw unknownSpace();
         throw forbidden(`Not permitted to create ${body.type} content in space ${space.key}`);
       }
       const place = await this.placement(trx, user, space, body);

@@ -60,12 +60,29 @@ describe('POST /rest/api/content', () => {
     expect((await t.http.get(`/rest/api/content/${admin.body.id}`).set('Authorization', t.adminAuth)).status).toBe(404);
   });
 
-  it('403 without create permission, 401 anonymous', async () => {
+  it('403 without create permission to readers of the space, 404 to others, 401 anonymous', async () => {
     const body = { type: 'page', title: 'x', space: { key: 'CT' }, body: storage('<p/>') };
     expect((await t.http.post('/rest/api/content').set('Authorization', reader.auth).send(body)).status).toBe(403);
-    expect((await t.http.post('/rest/api/content').set('Authorization', stranger.auth).send(body)).status).toBe(403);
+    // Issue 30: a space the caller cannot read is hidden behind 404, as by every other space endpoint.
+    expect((await t.http.post('/rest/api/content').set('Authorization', stranger.auth).send(body)).status).toBe(404);
     expect((await t.http.post('/rest/api/content').set('Authorization', commenter.auth).send(body)).status).toBe(403);
     expect((await t.http.post('/rest/api/content').send(body)).status).toBe(401);
+  });
+
+  it('answers creating in a space the caller cannot read exactly as an unknown key, and writes nothing', async () => {
+    const create = (key: string) =>
+      t.http.post('/rest/api/content').set('Authorization', stranger.auth).send({ type: 'page', title: 'Probe', space: { key }, body: storage('<p/>') });
+    const before = await t.services.db.knex('contents').count({ n: '*' });
+    const hidden = await create('CT');
+    const unknown = await create('NOSUCHKEY');
+    expect(hidden.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    // The same body but for the key each request named: nothing tells an existing key from an unknown one.
+    expect(JSON.stringify(hidden.body).replaceAll('CT', 'KEY')).toBe(JSON.stringify(unknown.body).replaceAll('NOSUCHKEY', 'KEY'));
+    expect(await t.services.db.knex('contents').count({ n: '*' })).toEqual(before);
+    // A reader of the space (who can see it) still learns why: 403.
+    const readerAnswer = await t.http.post('/rest/api/content').set('Authorization', reader.auth).send({ type: 'page', title: 'Probe', space: { key: 'CT' }, body: storage('<p/>') });
+    expect(readerAnswer.status).toBe(403);
   });
 
   it('creates child pages under ancestors, and comments in a container', async () => {
