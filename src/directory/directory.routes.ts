@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { currentUser, requireAdmin, requireUser } from '../platform/auth/guards.ts';
 import { parseWith } from '../platform/http/validate.ts';
 import type { DirectoryService } from './directory.service.ts';
-import { presentGroup, presentUser } from './user.presenter.ts';
+import { presentGroup, presentPickedGroup, presentUser } from './user.presenter.ts';
 import * as s from './directory.schemas.ts';
 
 /**
@@ -27,7 +27,7 @@ export function createDirectoryRouter({ directory, baseUrl }: { directory: Direc
   r.get('/groups/picker', requireUser, async (req, res) => {
     const q = parseWith(s.groupPickerQuery, req.query);
     const { total, names } = await directory.groupPicker(q.query, q.maxResults);
-    res.json({ header: `Showing ${names.length} of ${total} matching groups`, total, groups: names.map((name) => ({ name, html: name })) });
+    res.json({ header: `Showing ${names.length} of ${total} matching groups`, total, groups: names.map((name) => presentPickedGroup(name, q.query)) });
   });
 
   // ---- administrators only below this line ----

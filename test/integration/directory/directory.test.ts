@@ -148,6 +148,21 @@ describe('directory REST', () => {
       expect(res.body.groups.map((g: { name: string }) => g.name)).toEqual(['administrators', 'system-administrators']);
       await t.http.get('/rest/api/2/groups/picker?query=a').expect(401);
     });
+
+    it('escapes the group name in the picker html, the highlighted part too', async () => {
+      const name = `<img src=x onerror=alert(1)>&"'-ops`;
+      await t.http.post('/rest/api/2/group').set('Authorization', t.adminAuth).send({ name }).expect(201);
+      const find = (query: string) =>
+        t.http.get(`/rest/api/2/groups/picker?query=${encodeURIComponent(query)}`).set('Authorization', user.auth).expect(200);
+      // The match inside the markup-like part: it is highlighted, and every part is text, not markup.
+      const inside = await find('ONERROR=alert(1)>&');
+      expect(inside.body.groups).toEqual([
+        { name, html: '&lt;img src=x <b>onerror=alert(1)&gt;&amp;</b>&quot;&#39;-ops' },
+      ]);
+      const plain = await find('ops');
+      expect(plain.body.groups.find((g: { name: string }) => g.name === name)).toEqual({ name, html: '&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;-<b>ops</b>' });
+      await t.http.delete(`/rest/api/2/group?groupname=${encodeURIComponent(name)}`).set('Authorization', t.adminAuth).expect(200);
+    });
   });
 
   it('answers unknown paths under /rest/api/2 with a JSON 404', async () => {
