@@ -16,13 +16,15 @@ const distDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui
 /**
  * The offline API explorer (for anyone, like the descriptions it shows): the page, its start-up script and
  * Swagger UI's files from the installed package. Mounted at its own path, so no other request enters it.
+ * `Referrer-Policy: no-referrer`: a link followed from a described operation never tells another site the
+ * server's address.
  */
 export function createExplorerRouter(documents: ExplorerDocument[]): Router {
   const r = Router({ strict: true, caseSensitive: true });
   const html = explorerHtml(documents);
   const dir = distDir();
   const send = (res: Response, type: string, body: string) => {
-    res.set({ 'Content-Type': type, 'Content-Security-Policy': EXPLORER_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    res.set({ 'Content-Type': type, 'Content-Security-Policy': EXPLORER_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-cache' });
     res.send(body);
   };
 
@@ -37,7 +39,7 @@ export function createExplorerRouter(documents: ExplorerDocument[]): Router {
     const file = req.params.file;
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) return next();
-    res.sendFile(join(dir, file), { headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' } }, (err) => {
+    res.sendFile(join(dir, file), { headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' } }, (err) => {
       if (err) next(err);
     });
   });

@@ -40,6 +40,8 @@ export function appErrorBody(gen: Generation, err: AppError): ErrorBody {
 }
 
 function send(res: Response, format: Format, body: string): void {
+  // Plain text may echo what a request carried: a browser must not sniff it into HTML.
+  if (format === 'text') res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Type', CONTENT_TYPES[format]);
   res.send(body);
 }

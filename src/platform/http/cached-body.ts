@@ -100,12 +100,14 @@ export function negotiateCoding(acceptEncoding: string | undefined): Coding {
 
 /**
  * Sends a cached body as a conditional, negotiated GET answer: `ETag`, `Cache-Control: private, no-cache`
- * (a shared cache must not keep a per-user answer; a client must revalidate), `Vary: Accept-Encoding`; 304
- * without a body when If-None-Match names it; the body compressed when the client accepts it and it is over
- * 1 KB. Call it only after authentication and the view check passed: a 304 answers like a 200.
+ * (a shared cache must not keep a per-user answer; a client must revalidate), `Vary: Accept-Encoding`, and
+ * `X-Content-Type-Options: nosniff` for `text/plain`; 304 without a body when If-None-Match names it; the body
+ * compressed when the client accepts it and it is over 1 KB. Call it only after authentication and the view check passed: a 304 answers like a 200.
  */
 export function sendCachedBody(req: IncomingMessage, res: ServerResponse, body: CachedBody, contentType: string): void {
   const coding = body.bytes.length > COMPRESS_MIN_BYTES ? negotiateCoding(req.headers['accept-encoding']) : 'identity';
+  // A text download holds whatever a page author wrote: a browser must never sniff it into HTML or script.
+  if (contentType.startsWith('text/plain')) res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Cache-Control', 'private, no-cache');
   res.setHeader('ETag', body.etag(coding));
