@@ -1,7 +1,10 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { Router, type Express, type IRouter } from 'express';
 import type { AppServices } from './services.ts';
-import { useRequestLogging } from './platform/log/request-logger.ts';
+import { requestTrackingStep, useRequestLog } from './platform/log/request-logger.ts';
+import { RequestPipeline, type PipelineSteps } from './platform/http/pipeline.ts';
+import { inputBoundaryStep } from './platform/http/input-boundary.ts';
+import type { FastPath, FastPathClaim } from './platform/http/fast-path.ts';
 import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
@@ -19,24 +22,48 @@ import { DownloadFastPath } from './codeblocks/download-fast-path.ts';
 import { OptionListFastPath } from './fieldeditor/options/option-list-fast-path.ts';
 import { createWikiRouters, WIKI_BODY_LIMIT } from './wiki/wiki.module.ts';
 import { renderWikiJson } from './wiki/wiki-json.renderer.ts';
+import { leaveVersionedPaths } from './wiki/versioned-paths.ts';
 import { trackerEndpoints } from './tracker/tracker.endpoints.ts';
 import { buildRouter } from './platform/http/endpoint.ts';
 import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
 import { createFieldeditorPublicRouters, createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.module.ts';
 import { mountWeb } from './web/web.module.ts';
 
+/** The Express application, with the request pipeline its mounts run (and the listener runs before a fast path). */
+export type App = Express & { pipeline: RequestPipeline };
+
+export interface AppOptions {
+  /** Changes the pipeline's steps (tests add a step and prove every road runs it). */
+  steps?: (defaults: PipelineSteps) => PipelineSteps;
+}
+
 /**
- * The Express application: shared middleware, then one mount per API, each with its own error format.
- * Everything is served under the context path of BASE_URL.
+ * The request pipeline (platform/http/pipeline.ts): request id, request line and metrics for every request;
+ * authentication and the input boundary for every request to an API.
  */
-export function createApp(services: AppServices): Express {
-  const app = express();
+function pipelineSteps(services: AppServices): PipelineSteps {
+  const { metrics } = services;
+  return {
+    everyRequest: [requestTrackingStep(services.log, metrics && ((req, res, seconds) => metrics.requestFinished(req, res, seconds)))],
+    apiRequest: [services.authentication, inputBoundaryStep],
+  };
+}
+
+/**
+ * The Express application: the pipeline's steps for every request, then one mount per API, each with its own
+ * error format. Everything is served under the context path of BASE_URL.
+ */
+export function createApp(services: AppServices, options: AppOptions = {}): App {
+  const defaults = pipelineSteps(services);
+  const pipeline = new RequestPipeline(options.steps ? options.steps(defaults) : defaults, services.config.contextPath);
+  const app = Object.assign(express(), { pipeline });
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
   useStrictFreshness(app);
+  useRequestLog(app, services.log);
+  app.use(pipeline.everyRequestMiddleware());
   const { metrics } = services;
-  useRequestLogging(app, services.log, metrics && ((req, res, seconds) => metrics.requestFinished(req, res, seconds)));
 
   // Under a context path everything hangs off one router; without one, off the app itself (one router
   // level less on every request).
@@ -50,29 +77,33 @@ export function createApp(services: AppServices): Express {
   mountApiDocs(root, services.config);
 
   // Tracker host and directory (Jira-style JSON errors).
-  mountApi(root, services.authenticate, {
+  mountApi(root, pipeline, {
     path: '/rest/api/2',
+    // Clients of the tracker host also call its API as `latest` (issue 26).
+    aliases: ['/rest/api/latest'],
     render: renderHostJson,
     routers: [createDirectoryRouter({ directory: services.directory, baseUrl }), buildRouter(trackerEndpoints, { tracker: services.tracker, baseUrl }, { mountedAt: '/rest/api/2' })],
   });
-  mountApi(root, services.authenticate, {
+  mountApi(root, pipeline, {
     path: '/rest/pat',
     render: renderHostJson,
     routers: [Router().use('/latest', createTokensRouter({ tokens: services.tokens }))],
   });
   // Wiki host (Confluence-style JSON errors). After /rest/api/2, which therefore never falls through to it.
-  mountApi(root, services.authenticate, {
+  mountApi(root, pipeline, {
     path: '/rest/api',
     render: renderWikiJson,
     routers: createWikiRouters(services.wiki, baseUrl),
     bodyLimit: WIKI_BODY_LIMIT,
+    // A versioned path (`/rest/api/3/…`) is the tracker's: its 404 is the tracker's too (issue 26).
+    before: [leaveVersionedPaths],
   });
 
   // Field editor (statusCode/subCode/message errors) under its own name and the original's, both versions.
   const { contextPath } = services.config;
   const fieldeditorDocument = lazyDocument(() => fieldeditorApi(FIELDEDITOR_BASES.map((b) => b.path)), contextPath);
   for (const { path, version } of FIELDEDITOR_BASES) {
-    mountApi(root, services.authenticate, {
+    mountApi(root, pipeline, {
       path,
       render: renderFieldEditor,
       before: createFieldeditorPublicRouters(services.db),
@@ -81,10 +112,10 @@ export function createApp(services: AppServices): Express {
   }
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
-  mountCodeblocks(root, services.authenticate, { config: services.config, codeblocks: services.codeblocks, changes: services.db.changes });
+  mountCodeblocks(root, pipeline, { config: services.config, codeblocks: services.codeblocks, changes: services.db.changes });
 
   // The web interface: sign-in sessions, and its page at the root of the context path.
-  mountWeb(root, services.authenticate, { config: services.config, sessions: services.sessions, log: services.log });
+  mountWeb(root, pipeline, { config: services.config, sessions: services.sessions, log: services.log });
 
   if (root !== app) app.use(services.config.contextPath, root);
   app.use(createNotFoundHandler(), createErrorHandler(renderHostJson));
@@ -101,23 +132,46 @@ export type AppListener = RequestListener & {
 };
 
 /**
- * The listener for `http.createServer`: cache hits of code-block downloads (src/codeblocks/download-fast-path.ts)
- * and of option lists (src/fieldeditor/options/option-list-fast-path.ts) are answered before Express, with the
- * same answer, log line and metrics; everything else by `app`. `fastPath` overrides the configuration (tests
- * compare both on one set of services).
+ * The listener for `http.createServer`. With the fast paths on, it runs the pipeline's steps for every request
+ * itself and, for a request a fast path claims (code-block downloads: src/codeblocks/download-fast-path.ts;
+ * option lists: src/fieldeditor/options/option-list-fast-path.ts), the API's steps too, then lets the fast path
+ * answer from its caches; whatever it does not answer goes to `app`, whose mounts find the steps done (and
+ * raise the error one gave, in the API's format). `fastPath` overrides the configuration (tests compare both on
+ * one set of services).
  */
-export function createRequestListener(services: AppServices, app: Express = createApp(services), fastPath = services.config.fastPath): AppListener {
+export function createRequestListener(services: AppServices, app: App = createApp(services), fastPath = services.config.fastPath): AppListener {
   if (!fastPath) return app;
-  const deps = { contextPath: services.config.contextPath, authenticator: services.authenticator, log: services.log, metrics: services.metrics };
-  const downloads = new DownloadFastPath({ ...deps, codeblocks: services.codeblocks });
+  const { pipeline } = app;
+  const { contextPath } = services.config;
+  const downloads = new DownloadFastPath({ contextPath, codeblocks: services.codeblocks });
   const optionLists = new OptionListFastPath({
-    ...deps,
+    contextPath,
     bases: FIELDEDITOR_BASES.map((b) => b.path),
     access: services.fieldeditor.access,
     options: services.fieldeditor.options,
   });
+
+  function viaFastPath<C extends FastPathClaim>(req: IncomingMessage, res: ServerResponse, fast: FastPath<C>, claim: C): void {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const api = pipeline.apiOf(q < 0 ? url : url.slice(0, q));
+    if (api === undefined) return void app(req, res);
+    pipeline.runApi(req, res, api, (err) => {
+      if (err === undefined && fast.answer(req, res, claim)) return;
+      app(req, res);
+    });
+  }
+
   const listener: AppListener = (req, res) => {
-    if (!downloads.tryAnswer(req, res) && !optionLists.tryAnswer(req, res)) app(req, res);
+    pipeline.runEveryRequest(req, res, (err) => {
+      if (err === undefined) {
+        const download = downloads.claim(req);
+        if (download) return viaFastPath(req, res, downloads, download);
+        const list = optionLists.claim(req);
+        if (list) return viaFastPath(req, res, optionLists, list);
+      }
+      app(req, res);
+    });
   };
   listener.fastPath = downloads;
   listener.optionListFastPath = optionLists;

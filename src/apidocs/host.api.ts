@@ -7,6 +7,7 @@ import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
 import { WIKI_ERRORS, wikiOperations } from '../wiki/wiki.openapi.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
+import { withLatestAliases } from './latest-alias.ts';
 
 const OPERATIONS = 'Operations';
 
@@ -37,16 +38,16 @@ export const hostApi: ApiDescription = {
     'have descriptions of their own (see the explorer at /docs/).',
   bases: [''],
   tags: [
-    { name: 'Users and groups', description: 'Directory under /rest/api/2' },
+    { name: 'Users and groups', description: 'Directory under /rest/api/2 (and its alias /rest/api/latest)' },
     { name: 'Personal access tokens', description: 'Each user manages its own, under /rest/pat/latest' },
     { name: 'Wiki: spaces', description: 'Confluence-style, under /rest/api' },
     { name: 'Wiki: content and restrictions', description: 'Confluence-style, under /rest/api' },
-    { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2' },
+    { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2 (and its alias /rest/api/latest)' },
     { name: 'Sessions', description: 'Sign-in sessions of the web interface (the JSESSIONID cookie), under /rest/auth/1' },
     { name: OPERATIONS, description: 'Health check and API descriptions (no user needed)' },
   ],
   groups: [
-    { errors: HOST_JSON_ERRORS, operations: [...directoryOperations, ...trackerEndpoints, ...sessionEndpoints] },
+    { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryOperations, ...trackerEndpoints]), ...sessionEndpoints] },
     { errors: WIKI_ERRORS, operations: wikiOperations },
     { errors: {}, operations: platformOperations },
   ],

@@ -49,6 +49,8 @@ export function mountCodeblocks(
     render: createCodeblocksErrorRenderer(generation),
     // The contract answers every bad URL parameter with its documented 500, never a 400.
     badInput: (err) => invalidParameter(err.message),
+    // E1-E3 are GETs: no body is read, so a POST of any body stays the API's 404 (issue 26).
+    nonJsonBodies: 'ignore',
     routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes, 'codeblocks_list_bodies') })],
   });
 }
