@@ -1,0 +1,206 @@
+// The Authenticator under issue 30: the lockout holds under concurrent guesses, a failed login never evicts
+// another name's cached verification, one credential is checked once however many ask at once (and again in
+// the background before it expires), and the limits of the hash pool and of the client address.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Authenticator } from '../../src/platform/auth/authenticator.ts';
+import { AUTH_TTL_MS, loginTopic } from '../../src/platform/auth/auth-cache.ts';
+import { HashPool } from '../../src/platform/auth/hash-pool.ts';
+import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
+import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';
+import type { AuthStore, DirectoryUser } from '../../src/platform/auth/auth-user.ts';
+import { AppError } from '../../src/platform/http/app-error.ts';
+
+const basicHeader = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+const cost = { N: 1024, r: 8, p: 1 };
+const profile = (id: number, name: string): DirectoryUser => ({ id, name, displayName: name, email: '', active: true, groups: ['users'], isAdmin: false, isSystemAdmin: false });
+
+/**
+ * The directory's failed-login table in memory, with the rules of auth-store.repository.ts: recordFailure is
+ * one atomic step (as its single SQL statement is) that leaves a locked name alone.
+ */
+class MemoryStore implements AuthStore {
+  readonly users = new Map<string, DirectoryUser & { passwordHash: string }>();
+  readonly failures = new Map<string, { failures: number; lockedAt: Date | null }>();
+  findLogin = vi.fn(async (username: string) => {
+    const key = username.toLowerCase();
+    const f = this.failures.get(key);
+    return { user: this.users.get(key), failures: f?.failures ?? 0, lockedAt: f?.lockedAt ?? null };
+  });
+  recordFailure = vi.fn(async (username: string, max: number, lockoutMinutes: number) => {
+    const key = username.toLowerCase();
+    const f = this.failures.get(key) ?? { failures: 0, lockedAt: null };
+    const locked = f.lockedAt !== null && (lockoutMinutes === 0 || Date.now() - f.lockedAt.getTime() < lockoutMinutes * 60_000);
+    if (locked) return undefined;
+    f.failures++;
+    if (f.failures >= max) f.lockedAt = new Date();
+    this.failures.set(key, f);
+    return f.failures;
+  });
+  clearFailures = vi.fn(async (username: string) => {
+    this.failures.delete(username.toLowerCase());
+  });
+  countLocked = vi.fn(async () => 0);
+  findToken = vi.fn(async () => undefined);
+  touchToken = vi.fn(async () => undefined);
+}
+
+async function setup(opts: { addressLimit?: { failures: number; minutes: number }; pool?: HashPool; maxAttempts?: number } = {}) {
+  const hasher = new PasswordHasher(cost, opts.pool ?? new HashPool({ concurrency: 2, maxWaitMs: 60_000 }));
+  const store = new MemoryStore();
+  for (const [id, name] of [[1, 'ann'], [2, 'bob'], [3, 'victim']] as const) {
+    store.users.set(name, { ...profile(id, name), passwordHash: await hasher.hash(`${name}-pw`) });
+  }
+  const verify = vi.spyOn(hasher, 'verify');
+  const changes = new LocalChangeFeed();
+  const publish = vi.spyOn(changes, 'publish');
+  const auth = new Authenticator({ store, hasher, changes, maxAttempts: opts.maxAttempts ?? 3, lockoutMinutes: 0, addressLimit: opts.addressLimit });
+  return { store, hasher, verify, auth, publish };
+}
+
+/** A name whose login topic is not `other`'s, so that a failure of one never touches the other's bucket. */
+function nameOutsideBucketOf(other: string): string {
+  for (let i = 0; ; i++) if (loginTopic(`stranger${i}`) !== loginTopic(other)) return `stranger${i}`;
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('the lockout under concurrent guesses', () => {
+  it('checks exactly MAX_AUTH_ATTEMPTS of ten concurrent wrong guesses, refuses the rest as locked, and then the right password', async () => {
+    const { auth, verify, store } = await setup({ maxAttempts: 3 });
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => auth.basicHeader(basicHeader('victim', `guess-${i}`))));
+    expect(outcomes.filter((o) => !o.ok && o.reason === 'failed')).toHaveLength(3);
+    expect(outcomes.filter((o) => !o.ok && o.reason === 'denied')).toHaveLength(7);
+    expect(verify).toHaveBeenCalledTimes(3);
+    expect(store.failures.get('victim')?.lockedAt).not.toBeNull();
+    expect(await auth.basicHeader(basicHeader('victim', 'victim-pw'))).toEqual({ ok: false, reason: 'denied' });
+    expect(await auth.password('victim', 'victim-pw')).toEqual({ ok: false, reason: 'denied' });
+    expect(verify).toHaveBeenCalledTimes(3);
+  });
+
+  it('counts a guess before its hash, and a success takes the count back', async () => {
+    const { auth, store, verify } = await setup();
+    let countedDuringHash: number | undefined;
+    verify.mockImplementationOnce(async () => {
+      countedDuringHash = store.failures.get('ann')?.failures;
+      return true;
+    });
+    expect((await auth.basicHeader(basicHeader('ann', 'ann-pw'))).ok).toBe(true);
+    expect(countedDuringHash).toBe(1);
+    expect(store.failures.get('ann')).toBeUndefined();
+  });
+});
+
+describe('caches a stranger cannot empty', () => {
+  it('keeps another name\'s cached verification through failed logins: no database read, no hash', async () => {
+    const { auth, store, verify, publish } = await setup();
+    const ann = basicHeader('ann', 'ann-pw');
+    expect((await auth.basicHeader(ann)).ok).toBe(true);
+    const stranger = nameOutsideBucketOf('ann');
+    for (let i = 0; i < 5; i++) expect((await auth.basicHeader(basicHeader(stranger, `x${i}`))).ok).toBe(false);
+    expect(publish).toHaveBeenCalledWith(loginTopic(stranger));
+    store.findLogin.mockClear();
+    verify.mockClear();
+    expect(auth.cachedBasic(ann)).toMatchObject({ name: 'ann' });
+    expect((await auth.basicHeader(ann)).ok).toBe(true);
+    expect(auth.peekCachedHeader(ann)?.user).toMatchObject({ name: 'ann' });
+    expect(store.findLogin).not.toHaveBeenCalled();
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it('looks again (one read, no hash) at a cached credential whose own name failed, and resets its counter', async () => {
+    const { auth, store, verify } = await setup();
+    const ann = basicHeader('ann', 'ann-pw');
+    expect((await auth.basicHeader(ann)).ok).toBe(true);
+    expect((await auth.basicHeader(basicHeader('ann', 'wrong'))).ok).toBe(false);
+    expect(store.failures.get('ann')?.failures).toBe(1);
+    store.findLogin.mockClear();
+    verify.mockClear();
+    // The hot path declines (the name failed since), the check reads the name once and skips the hash.
+    expect(auth.cachedBasic(ann)).toBeUndefined();
+    expect((await auth.basicHeader(ann)).ok).toBe(true);
+    expect(store.findLogin).toHaveBeenCalledTimes(1);
+    expect(verify).not.toHaveBeenCalled();
+    expect(store.failures.get('ann')).toBeUndefined();
+    // And it is current again.
+    expect(auth.cachedBasic(ann)).toMatchObject({ name: 'ann' });
+  });
+
+  it('refuses a cached credential whose name was locked since, even the exact header it verified', async () => {
+    const { auth } = await setup({ maxAttempts: 2 });
+    const ann = basicHeader('ann', 'ann-pw');
+    expect((await auth.basicHeader(ann)).ok).toBe(true);
+    for (let i = 0; i < 2; i++) await auth.basicHeader(basicHeader('ann', `wrong-${i}`));
+    expect(auth.cachedBasic(ann)).toBeUndefined();
+    expect(auth.peekCachedHeader(ann)).toBeUndefined();
+    expect(await auth.basicHeader(ann)).toEqual({ ok: false, reason: 'denied' });
+  });
+});
+
+describe('one check per credential', () => {
+  it('runs one hash and one read for 32 concurrent requests with the same uncached header', async () => {
+    const { auth, store, verify } = await setup();
+    const outcomes = await Promise.all(Array.from({ length: 32 }, () => auth.basicHeader(basicHeader('bob', 'bob-pw'))));
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(store.findLogin).toHaveBeenCalledTimes(1);
+  });
+
+  it('checks an entry in use again before it expires (one read, no hash), so it never expires under load', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { auth, store, verify } = await setup();
+    const bob = basicHeader('bob', 'bob-pw');
+    expect((await auth.basicHeader(bob)).ok).toBe(true);
+    store.findLogin.mockClear();
+    verify.mockClear();
+    for (let round = 0; round < 4; round++) {
+      // Late in the entry's life: still answered from memory, and looked at again in the background.
+      vi.setSystemTime(Date.now() + AUTH_TTL_MS - 5_000);
+      expect(auth.cachedBasic(bob)).toMatchObject({ name: 'bob' });
+      await vi.waitFor(() => expect(store.findLogin).toHaveBeenCalledTimes(round + 1));
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    // Four lifetimes later the entry is still there, and no hash ran.
+    expect(auth.cachedBasic(bob)).toMatchObject({ name: 'bob' });
+    expect(verify).not.toHaveBeenCalled();
+  });
+});
+
+describe('the limits of a login', () => {
+  it('answers 503 LOGIN_BUSY with Retry-After when the hash would wait too long, counting nothing', async () => {
+    const pool = new HashPool({ concurrency: 1, maxWaitMs: 1000 });
+    vi.spyOn(pool, 'expectedWaitMs').mockReturnValue(4500);
+    const { auth, store } = await setup({ pool });
+    await expect(auth.basicHeader(basicHeader('ann', 'whatever'))).rejects.toMatchObject({ status: 503, code: 'LOGIN_BUSY', headers: { 'Retry-After': '5' } });
+    await expect(auth.password('ann', 'whatever')).rejects.toBeInstanceOf(AppError);
+    expect(store.recordFailure).not.toHaveBeenCalled();
+  });
+
+  it('throttles failures per address across names (429), while another address and cached credentials go on', async () => {
+    const { auth, store, verify } = await setup({ addressLimit: { failures: 2, minutes: 10 } });
+    const ann = basicHeader('ann', 'ann-pw');
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.9')).ok).toBe(true);
+    expect((await auth.basicHeader(basicHeader('nobody1', 'pw'), undefined, '10.0.0.9')).ok).toBe(false);
+    expect((await auth.basicHeader(basicHeader('nobody2', 'pw'), undefined, '10.0.0.9')).ok).toBe(false);
+    verify.mockClear();
+    store.recordFailure.mockClear();
+    const refused = auth.basicHeader(basicHeader('bob', 'bob-pw'), undefined, '10.0.0.9');
+    await expect(refused).rejects.toMatchObject({ status: 429, code: 'TOO_MANY_FAILED_LOGINS' });
+    expect(verify).not.toHaveBeenCalled();
+    expect(store.recordFailure).not.toHaveBeenCalled();
+    // A credential verified before is no guess: it keeps working from that address.
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.9')).ok).toBe(true);
+    expect((await auth.basicHeader(basicHeader('bob', 'bob-pw'), undefined, '10.0.0.10')).ok).toBe(true);
+    await expect(auth.password('bob', 'bob-pw', '10.0.0.9')).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('checks an unknown name against a hash of the same cost as a real one, and hashes nothing else for it', async () => {
+    const { auth, verify, hasher } = await setup();
+    const hash = vi.spyOn(hasher, 'hash');
+    expect(await auth.basicHeader(basicHeader('no-such-user', 'pw'))).toEqual({ ok: false, reason: 'failed' });
+    expect(await auth.basicHeader(basicHeader('ann', 'wrong'))).toEqual({ ok: false, reason: 'failed' });
+    const [unknown, known] = verify.mock.calls.map((c) => String(c[1]).split('$').slice(0, 4).join('$'));
+    expect(unknown).toBe(`scrypt$${cost.N}$${cost.r}$${cost.p}`);
+    expect(unknown).toBe(known);
+    expect(hash).not.toHaveBeenCalled();
+  });
+});
