@@ -3,7 +3,7 @@
 import { Router, type IRouter } from 'express';
 import type { Config } from '../config.ts';
 import { lazyDocument } from '../platform/openapi/document.ts';
-import { codeblocksApi } from '../codeblocks/codeblocks.openapi.ts';
+import { codeblocksApi } from '../codeblocks/codeblocks.api.ts';
 import { generationOf } from '../codeblocks/generation.ts';
 import { hostApi } from './host.api.ts';
 import { DOCUMENTS_BASE, DOCUMENT_PATHS, EXPLORER_PATH } from './apidocs.paths.ts';

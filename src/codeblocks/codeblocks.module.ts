@@ -15,10 +15,11 @@ import { CodeblocksService } from './download.service.ts';
 import { createCodeblocksErrorRenderer } from './error-render.ts';
 import { invalidParameter } from './download-errors.ts';
 import { generationOf, REST_BASE, SERVLET_BASE } from './generation.ts';
-import { createCodeblocksRouter } from './codeblocks.routes.ts';
+import { codeblocksEndpoints } from './codeblocks.endpoints.ts';
+import { buildRouter } from '../platform/http/endpoint.ts';
 import { OutboundAllowlist } from './remote/outbound-allowlist.ts';
 import { RemoteTemplateFetcher } from './remote/remote-template.ts';
-import { createServletRedirectRouter } from './servlet-redirect.routes.ts';
+import { servletEndpoints } from './servlet-redirect.endpoints.ts';
 
 export function createCodeblocksService(config: Config, db: Db, log: Logger): CodeblocksService {
   const allowlist = new OutboundAllowlist(config.outboundAllowlist);
@@ -43,7 +44,7 @@ export function mountCodeblocks(
   const generation = generationOf(deps.config.codeblocksCompat);
   const { baseUrl } = deps.config;
   // Under its own prefix, so that no other request enters this router.
-  root.use(SERVLET_BASE, createServletRedirectRouter(generation, baseUrl));
+  root.use(SERVLET_BASE, buildRouter(servletEndpoints, { generation, baseUrl }, { mountedAt: SERVLET_BASE }));
   mountApi(root, pipeline, {
     path: REST_BASE,
     render: createCodeblocksErrorRenderer(generation),
@@ -51,6 +52,12 @@ export function mountCodeblocks(
     badInput: (err) => invalidParameter(err.message),
     // E1-E3 are GETs: no body is read, so a POST of any body stays the API's 404 (issue 26).
     nonJsonBodies: 'ignore',
-    routers: [createCodeblocksRouter({ codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes, 'codeblocks_list_bodies') })],
+    routers: [
+      buildRouter(
+        codeblocksEndpoints,
+        { codeblocks: deps.codeblocks, generation, baseUrl, listBodies: blockTextCache(deps.changes, 'codeblocks_list_bodies') },
+        { mountedAt: REST_BASE },
+      ),
+    ],
   });
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../src/platform/http/app-error.ts';
 import { appErrorBody } from '../../src/codeblocks/error-render.ts';
 import { codeblocksError } from '../../src/codeblocks/download-errors.ts';
 import { generationOf } from '../../src/codeblocks/generation.ts';
-import { rewriteServletQuery } from '../../src/codeblocks/servlet-redirect.routes.ts';
+import { rewriteServletQuery } from '../../src/codeblocks/servlet-query.ts';
 import { parseDownloadQuery } from '../../src/codeblocks/download.schemas.ts';
 
 describe('servlet query rewrite', () => {

@@ -1,8 +1,6 @@
-// The oldest generation's servlet paths answer 301 to the matching REST path in every generation, for
-// anyone (mounted before authentication: the REST endpoint authenticates the redirected request).
-// The query string is rewritten textually so that every value keeps its exact bytes and encoding.
-import { Router, type Request, type Response } from 'express';
-import { PATHS, REST_BASE, SERVLET_BASE, type Generation } from './generation.ts';
+// The query string of an old servlet URL as its REST redirect's, rewritten textually so that every value
+// keeps its exact bytes and encoding.
+import type { Generation } from './generation.ts';
 
 /** Servlet parameter names and their REST names; `pageid` depends on the generation. */
 function renames(gen: Generation): Record<string, string> {
@@ -37,19 +35,4 @@ export function rewriteServletQuery(query: string, gen: Generation): string {
     const code = c.charCodeAt(0);
     return code <= 0xff ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c);
   });
-}
-
-export function createServletRedirectRouter(gen: Generation, baseUrl: string): Router {
-  const router = Router();
-  const redirect = (target: string) => (req: Request, res: Response) => {
-    const q = req.originalUrl.indexOf('?');
-    const query = q < 0 ? '' : rewriteServletQuery(req.originalUrl.slice(q + 1), gen);
-    res.status(301);
-    res.setHeader('Location', `${baseUrl}${REST_BASE}${target}${query === '' ? '' : `?${query}`}`);
-    res.end();
-  };
-  // Paths relative to SERVLET_BASE, where codeblocks.module.ts mounts this router.
-  router.get(PATHS.servletCode.slice(SERVLET_BASE.length), redirect(PATHS.downloadCode));
-  router.get(PATHS.servletList.slice(SERVLET_BASE.length), redirect(PATHS.listXml));
-  return router;
 }

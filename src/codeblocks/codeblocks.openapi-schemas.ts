@@ -1,12 +1,11 @@
-// OpenAPI declarations of the code-block download routes (E1-E3 and the servlet redirects), all three
-// generations (CODEBLOCKS_COMPAT 5, 4, 3.4) in one description; see docs/openapi.md.
+// Parts of the code-block API's description that its endpoints share: the error answers of each format as
+// every generation (CODEBLOCKS_COMPAT 5, 4, 3.4) writes them, the list bodies, the servlet parameters.
 import { z } from 'zod';
-import type { ApiDescription, JsonSchema, OperationDoc, ResponseDoc } from '../platform/openapi/operation.ts';
-import { downloadQuery, listQuery } from './download.schemas.ts';
-import { MESSAGES, PATHS, REST_BASE, type Generation } from './generation.ts';
+import type { JsonSchema, ResponseDoc } from '../platform/openapi/operation.ts';
+import { MESSAGES } from './generation.ts';
 
-const TAG = 'Code-block downloads';
-const SERVLETS = 'Servlet paths of the oldest generation';
+export const TAG = 'Code-block downloads';
+export const SERVLETS = 'Servlet paths of the oldest generation';
 
 const string = (description: string): JsonSchema => ({ type: 'string', description });
 const xmlElement = (name: string, properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
@@ -31,13 +30,13 @@ const jsonHostStatus: JsonSchema = {
   properties: { message: string(MESSAGES.hostUnauthorized), 'status-code': { type: 'integer', const: 401 } },
   required: ['message', 'status-code'],
 };
-const text = (description: string): JsonSchema => ({ type: 'string', description });
+export const text = (description: string): JsonSchema => ({ type: 'string', description });
 
-type Format = 'text' | 'xml' | 'json';
-const MEDIA: Record<Format, string> = { text: 'text/plain', xml: 'application/xml', json: 'application/json' };
+export type Format = 'text' | 'xml' | 'json';
+export const MEDIA: Record<Format, string> = { text: 'text/plain', xml: 'application/xml', json: 'application/json' };
 
 /** The error answers of one endpoint format, as each generation writes them. */
-function errors(format: Format): Record<number, ResponseDoc> {
+export function errors(format: Format): Record<number, ResponseDoc> {
   const body = (app: JsonSchema, host?: JsonSchema): ResponseDoc['content'] => {
     if (format === 'text') return { [MEDIA.text]: text('The message; on 500 in generations 5 and 4 a second line `<error key>: <extraMessage>`') };
     return { [MEDIA[format]]: host ? { oneOf: [host, app] } : app };
@@ -75,7 +74,7 @@ const pageRecord = {
   properties: { pageId: { type: 'integer' }, pageName: { type: 'string' }, spaceKey: { type: 'string' }, macroId: { type: 'string' } },
   required: ['pageId', 'pageName', 'spaceKey', 'macroId'],
 };
-const jsonList: JsonSchema = {
+export const jsonList: JsonSchema = {
   title: 'DownloadList',
   description: 'Generations 5 and 4: `content`; generation 3.4: `page`',
   oneOf: [
@@ -83,7 +82,7 @@ const jsonList: JsonSchema = {
     { type: 'object', properties: { page: pageRecord, codeBlocks: { type: 'array', items: block } }, required: ['page', 'codeBlocks'] },
   ],
 };
-const xmlList: JsonSchema = xmlElement(
+export const xmlList: JsonSchema = xmlElement(
   'advancedCodeblockMacro',
   {
     content: { ...contentRecord, description: 'Generations 5 and 4 (`<page>` with pageId, pageName, spaceKey, macroId in 3.4)' },
@@ -92,67 +91,19 @@ const xmlList: JsonSchema = xmlElement(
   ['codeBlocks'],
 );
 
-const downloadDescription =
+export const downloadDescription =
   'Parameters: `key` (Base64 of the UTF-8 section name, padding optional, URL-safe alphabet accepted), `macroId`, `contentId` ' +
   '(or its alias `pageId`, in every generation; both given and different is an error), `asciiOnly=true`. A repeated parameter is an error; ' +
   'unknown ones are ignored. Authentication first, then the parameters, then the view permission, then macro and section.';
 
-const servletQuery = z.object({
+export const servletQuery = z.object({
   pagepropertykey: z.string().optional().describe('Renamed to `key`'),
   macroid: z.string().optional().describe('Renamed to `macroId`'),
   pageid: z.string().optional().describe('Renamed to `contentId` (`pageId` in generation 3.4)'),
   asciionly: z.string().optional().describe('Renamed to `asciiOnly`'),
   os_authType: z.string().optional().describe('Dropped (Basic is always accepted)'),
 });
-const redirect = (target: string): ResponseDoc => ({
+export const redirect = (target: string): ResponseDoc => ({
   description: `Moved to ${target}; every other parameter passes unchanged with its exact encoding`,
   headers: { Location: { description: `Absolute URL of ${target} with the renamed parameters`, schema: { type: 'string' } } },
 });
-
-const e1 = (path: string, summary: string): OperationDoc => ({
-  method: 'get',
-  path: `${REST_BASE}${path}`,
-  tag: TAG,
-  access: 'user',
-  summary,
-  description: downloadDescription,
-  query: downloadQuery,
-  responses: { 200: { description: "The block's text, byte for byte", content: { [MEDIA.text]: text('The rendered block') } }, ...errors('text') },
-});
-
-export const codeblocksOperations: OperationDoc[] = [
-  e1(PATHS.downloadCode, 'E1: one code block as plain text'),
-  e1(PATHS.code, 'One code block as plain text (target of the JSON list\'s links; the same as E1)'),
-  {
-    method: 'get', path: `${REST_BASE}${PATHS.listXml}`, tag: TAG, access: 'user', summary: "E2: a code box's download links as XML", query: listQuery,
-    responses: { 200: { description: 'The list, blocks in document order, the raw template last', content: { [MEDIA.xml]: xmlList } }, ...errors('xml') },
-  },
-  {
-    method: 'get', path: `${REST_BASE}${PATHS.listJson}`, tag: TAG, access: 'user', summary: "E3: a code box's download links as JSON", query: listQuery,
-    responses: { 200: { description: 'The list, blocks in document order, the raw template last', content: { [MEDIA.json]: jsonList } }, ...errors('json') },
-  },
-  {
-    method: 'get', path: PATHS.servletCode, tag: SERVLETS, access: 'anyone', summary: 'Old download servlet: 301 to E1 (for anyone; E1 then authenticates)',
-    query: servletQuery, responses: { 301: redirect('E1') },
-  },
-  {
-    method: 'get', path: PATHS.servletList, tag: SERVLETS, access: 'anyone', summary: 'Old list servlet: 301 to E2', query: servletQuery,
-    responses: { 301: redirect('E2') },
-  },
-];
-
-export function codeblocksApi(generation: Generation): ApiDescription {
-  return {
-    title: 'addon-pair code-block downloads',
-    version: `1 (generation ${generation.id})`,
-    description:
-      'Downloads of code blocks from wiki code boxes, wire-compatible with the original add-on. The bodies of all three generations ' +
-      `(CODEBLOCKS_COMPAT 5, 4 and 3.4) are described; this server answers as generation ${generation.id}.`,
-    bases: [''],
-    tags: [
-      { name: TAG, description: 'E1-E3 under /rest/advancedcodeblocks/1' },
-      { name: SERVLETS, description: 'Redirects of the oldest generation, kept for old scripts' },
-    ],
-    groups: [{ errors: {}, operations: codeblocksOperations }],
-  };
-}
