@@ -28,6 +28,7 @@ import { buildRouter } from './platform/http/endpoint.ts';
 import { renderFieldEditor } from './fieldeditor/fieldeditor.errors.ts';
 import { createFieldeditorPublicRouters, createFieldeditorRouters, FIELDEDITOR_BASES } from './fieldeditor/fieldeditor.module.ts';
 import { mountWeb } from './web/web.module.ts';
+import { mountFieldeditorCompat } from './fieldeditor/compat-1.1/compat.module.ts';
 
 /** The Express application, with the request pipeline its mounts run (and the listener runs before a fast path). */
 export type App = Express & { pipeline: RequestPipeline };
@@ -110,6 +111,9 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
       routers: [...createFieldeditorRouters(services.fieldeditor, version), createDescriptionRouter({ document: fieldeditorDocument, basePath: contextPath + path })],
     });
   }
+
+  // The field editor's API 1.1 (compatibility routes) under its own two base paths (issue 26).
+  mountFieldeditorCompat(root, pipeline, services.fieldeditor);
 
   // Code-block download API (errors per CODEBLOCKS_COMPAT generation) and its servlet redirects.
   mountCodeblocks(root, pipeline, { config: services.config, codeblocks: services.codeblocks, changes: services.db.changes });

@@ -9,6 +9,8 @@ import { settingsOperations } from '../settings/settings.openapi.ts';
 import { healthOperations } from '../health/health.openapi.ts';
 import { maintenanceOperations } from '../maintenance/maintenance.openapi.ts';
 import { API_SPECIFICATION_PATH, EARLIER_SPECIFICATION_PATH } from './description.paths.ts';
+import { COMPAT11_ERRORS, compat11Endpoints } from '../compat-1.1/compat.endpoints.ts';
+import { COMPAT11_BASES } from '../compat-1.1/compat.paths.ts';
 
 const TAG = 'Description';
 
@@ -23,7 +25,22 @@ const descriptionOperations: OperationDoc[] = [
   },
 ];
 
-/** Base paths, in the order of FIELDEDITOR_BASES (fieldeditor.module.ts), as the document's servers. */
+/** Every operation of the `1` and `1.2` base paths (under `1.1` each of their paths answers 412). */
+export const fieldeditorOperations: OperationDoc[] = [
+  ...grantsOperations,
+  ...fieldsOperations,
+  ...settingsOperations,
+  ...optionsOperations,
+  ...defaultsOperations,
+  ...healthOperations,
+  ...maintenanceOperations,
+  ...descriptionOperations,
+];
+
+/**
+ * Base paths, in the order of FIELDEDITOR_BASES (fieldeditor.module.ts), as the document's servers; the 1.1
+ * operations carry their own (the `1.1` base paths, COMPAT11_BASES).
+ */
 export function fieldeditorApi(bases: readonly string[]): ApiDescription {
   return {
     title: 'addon-pair field editor',
@@ -31,7 +48,9 @@ export function fieldeditorApi(bases: readonly string[]): ApiDescription {
     description:
       'Grants on select-type custom fields and the editing of their options, contexts and default values, wire-compatible with the ' +
       'original add-on. Every base path answers the same operations; operations added after the 1.2 generation (A4, A6-A8, U3, ' +
-      'settings) answer 412 under the `1.2` base paths. Errors are `{statusCode, subCode, message}`, plus `errors[]` on a 400.',
+      'settings) answer 412 under the `1.2` base paths. Errors are `{statusCode, subCode, message}`, plus `errors[]` on a 400. ' +
+      'The `1.1` base paths answer only the ten operations of API 1.1 (tag "API 1.1 (compatibility)", with servers of their own), with ' +
+      "1.1's statuses: 500 for missing rights and unknown fields or options; every other path of this document answers 412 there.",
     bases: [...bases],
     tags: [
       { name: 'Admin: permissions', description: 'Grants (administrators)' },
@@ -43,12 +62,11 @@ export function fieldeditorApi(bases: readonly string[]): ApiDescription {
       { name: 'Admin: maintenance', description: 'Jobs, operations and the event log (administrators)' },
       { name: 'Health', description: 'No user needed' },
       { name: TAG, description: 'This document (administrators)' },
+      { name: 'API 1.1 (compatibility)', description: "The original's routes before 1.2, on the field's default context (a grant); only under the 1.1 base paths" },
     ],
     groups: [
-      {
-        errors: FIELDEDITOR_ERRORS,
-        operations: [...grantsOperations, ...fieldsOperations, ...settingsOperations, ...optionsOperations, ...defaultsOperations, ...healthOperations, ...maintenanceOperations, ...descriptionOperations],
-      },
+      { errors: FIELDEDITOR_ERRORS, operations: fieldeditorOperations },
+      { errors: COMPAT11_ERRORS, bases: [...COMPAT11_BASES], operations: compat11Endpoints },
     ],
   };
 }

@@ -107,7 +107,8 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
       const id = operationId(op);
       if (ids.has(id)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
       ids.add(id);
-      (paths[op.path] ??= {})[op.method] = {
+      const item = (paths[op.path] ??= group.bases ? { servers: group.bases.map((base) => ({ url: `${contextPath}${base}` })) } : {});
+      item[op.method] = {
         operationId: id,
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),

@@ -71,6 +71,12 @@ export type ErrorCatalogue = Record<number, ResponseDoc>;
 export interface OperationGroup {
   errors: ErrorCatalogue;
   operations: OperationDoc[];
+  /**
+   * Paths (under the context path) these operations are served under instead of the API's `bases`: a
+   * compatibility base path that answers other routes (the field editor's `1.1`). They become the path items'
+   * own `servers`.
+   */
+  bases?: string[];
 }
 
 export interface ApiDescription {

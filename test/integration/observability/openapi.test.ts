@@ -13,12 +13,12 @@ import type { OpenApiDocument } from '../../../src/platform/openapi/document.ts'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** Every `METHOD /full/path` a document describes (server path + operation path). */
+/** Every `METHOD /full/path` a document describes (server path + operation path; a path item's own servers win). */
 function documented(doc: OpenApiDocument): Set<string> {
   const out = new Set<string>();
-  for (const server of doc.servers as { url: string }[]) {
-    const base = server.url === '/' ? '' : server.url;
-    for (const [path, item] of Object.entries(doc.paths)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const server of (item.servers ?? doc.servers) as { url: string }[]) {
+      const base = server.url === '/' ? '' : server.url;
       for (const m of METHODS) if (item[m]) out.add(`${m.toUpperCase()} ${base}${path}`);
     }
   }
