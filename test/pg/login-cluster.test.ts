@@ -1,0 +1,78 @@
+// Issue 30 on two server processes sharing one PostgreSQL: concurrent wrong guesses spread over both nodes lock
+// the name exactly as the same guesses one after another (the count is taken in the database before the hash),
+// a stranger's failed logins on one node never empty the other node's credential cache, and a lock earned on
+// one node stops the locked name's cached credential on the other at once.
+import { describe, expect, it } from 'vitest';
+import { loginTopic } from '../../src/platform/auth/auth-cache.ts';
+import { useServerCluster } from '../helpers/server-cluster.ts';
+import type { ServerProcess } from '../helpers/server-process.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const auth = (u: string, p: string) => ({ Authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}` });
+const METRICS_TOKEN = 'login-cluster-metrics-token-0123456789';
+const ADMIN = auth('admin', 'login-cluster-admin');
+
+/** The sum of a metric's samples whose labels contain `labels`, 0 when absent. */
+function metricSum(text: string, name: string, labels: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)(\{[^}]*\})? (\S+)$/.exec(line);
+    if (m && m[1] === name && (m[2] ?? '').includes(labels)) sum += Number(m[3]);
+  }
+  return sum;
+}
+
+describe.skipIf(!onPostgres)('logins on two server processes on one PostgreSQL', () => {
+  const cluster = useServerCluster({
+    prefix: 'login_cluster',
+    env: { ADMIN_PASSWORD: 'login-cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN },
+    nodes: [{}, {}],
+  });
+  const [a, b] = cluster.nodes;
+
+  const myself = (node: ServerProcess, headers: Record<string, string>) => fetch(`${node.url}/rest/api/2/myself`, { headers });
+  const basicMisses = async (node: ServerProcess) => {
+    const res = await fetch(`${node.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    return metricSum(await res.text(), 'addon_pair_cache_misses_total', 'cache="auth_basic"');
+  };
+  const unlock = async (name: string) => {
+    expect((await fetch(`${a.url}/rest/api/2/user/lockout?username=${name}`, { method: 'DELETE', headers: ADMIN })).status).toBe(204);
+  };
+
+  it("keeps the other node's cached credentials through a stranger's failed logins (no cache miss there)", async () => {
+    expect((await myself(b, auth('alice', 'alice'))).status).toBe(200);
+    expect((await myself(b, auth('alice', 'alice'))).status).toBe(200);
+    let stranger = '';
+    for (let i = 0; stranger === '' || loginTopic(stranger) === loginTopic('alice'); i++) stranger = `stranger-${i}`;
+    const before = await basicMisses(b);
+    // Unknown names on A: the first failure and the lock of each are announced to B (as its own name's topic).
+    for (let i = 0; i < 4; i++) expect((await myself(a, auth(stranger, `x${i}`))).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await myself(b, auth('alice', 'alice'))).status).toBe(200);
+    expect(await basicMisses(b)).toBe(before);
+  });
+
+  it('a lock earned on one node refuses the cached credential of that name on the other at once', async () => {
+    expect((await myself(b, auth('alice', 'alice'))).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await myself(a, auth('alice', `wrong-${i}`))).status).toBe(401);
+    const res = await myself(b, auth('alice', 'alice'));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-seraph-loginreason')).toBe('AUTHENTICATION_DENIED');
+    await unlock('alice');
+    expect((await myself(b, auth('alice', 'alice'))).status).toBe(200);
+  });
+
+  it('checks exactly MAX_AUTH_ATTEMPTS of twelve concurrent wrong guesses spread over both nodes; the right password is then refused on both', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => myself(i % 2 === 0 ? a : b, auth('alice', `guess-${i}`))));
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(401));
+    const reasons = answers.map((r) => r.headers.get('x-seraph-loginreason'));
+    expect(reasons.filter((r) => r === 'AUTHENTICATED_FAILED')).toHaveLength(3);
+    expect(reasons.filter((r) => r === 'AUTHENTICATION_DENIED')).toHaveLength(9);
+    for (const node of [a, b]) {
+      const right = await myself(node, auth('alice', 'alice'));
+      expect(right.status).toBe(401);
+      expect(right.headers.get('x-seraph-loginreason')).toBe('AUTHENTICATION_DENIED');
+    }
+    await unlock('alice');
+  });
+});
