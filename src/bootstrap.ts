@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { usersRepository } from './directory/users.repository.ts';
 import { BUILTIN_GROUPS } from './directory/groups.repository.ts';
 import { demoPasswords, loadDemo } from './demo/demo.ts';
+import { tableMissing } from './platform/db/probes.ts';
 import { StartupError } from './platform/startup-error.ts';
 
 export class BootstrapError extends StartupError {}
@@ -56,9 +57,7 @@ export async function bootstrap(services: AppServices): Promise<BootstrapResult>
 
 /** No users table yet (a new database), or an empty one: the first administrator is then created. */
 async function hasNoUsers(db: Db): Promise<boolean> {
-  // to_regclass rather than knex's hasTable: information_schema's views are slow on a database just opened.
-  const { rows } = (await db.knex.raw("select to_regclass('users') is null as missing")) as { rows: { missing: boolean }[] };
-  return rows[0]!.missing || (await usersRepository.count(db.knex)) === 0;
+  return (await tableMissing(db.knex, 'users')) || (await usersRepository.count(db.knex)) === 0;
 }
 
 /** ADMIN_PASSWORD; without it, "admin" on the embedded database, and none on PostgreSQL (which refuses to start). */

@@ -22,6 +22,11 @@ export async function pruneStaleFailures(q: Knex, opts: { retentionHours: number
   return deletedCount(await b.del().returning('name_key'));
 }
 
+/** Forgets a name's failed logins and its lock (an administrator's unlock). */
+export async function clearFailures(q: Knex, name: string): Promise<void> {
+  await q('auth_failures').where({ name_key: name.toLowerCase() }).del();
+}
+
 /** Removes unlocked counters of names that no user has (a data migration task). */
 export async function pruneUnknownNames(q: Knex): Promise<number> {
   const rows = await q('auth_failures')

@@ -33,7 +33,7 @@ export const directoryImport = importPart({ groups: importGroups, users: importU
       email: item.emailAddress ?? '',
       passwordHash: await hashPassword(item.password),
     });
-    if (item.active === false) await trx('users').where({ id: row.id }).update({ active: false });
+    if (item.active === false) await users.deactivate(trx, row.id);
     const wanted = [BUILTIN_GROUPS.users, ...(item.groups ?? [])];
     const found = await groups.findByNames(trx, wanted);
     const missing = wanted.filter((n) => !found.some((f) => f.name.toLowerCase() === n.toLowerCase()));

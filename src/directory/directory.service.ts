@@ -7,6 +7,7 @@ import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
 import { DirectoryHooks } from './directory-hooks.ts';
+import { clearFailures } from './auth-failures.repository.ts';
 
 export interface UserWithGroups extends UserRow {
   groups: string[];
@@ -96,7 +97,7 @@ export class DirectoryService {
   }
 
   async resetLockout(name: string): Promise<void> {
-    await this.knex('auth_failures').where({ name_key: name.toLowerCase() }).del().returning('name_key');
+    await clearFailures(this.knex, name);
   }
 
   searchUsers(text: string, startAt: number, maxResults: number): Promise<UserRow[]> {
@@ -161,8 +162,8 @@ export class DirectoryService {
     const sysadmins = await groups.findByName(trx, BUILTIN_GROUPS.systemAdministrators);
     if (!sysadmins) return;
     // Lock the membership rows so two concurrent removals cannot both pass the check.
-    const members = await trx('group_members').where({ group_id: sysadmins.id }).forUpdate().select<{ user_id: number }[]>('user_id');
-    if (members.length === 1 && members[0]!.user_id === userId) {
+    const members = await groups.lockMemberIds(trx, sysadmins.id);
+    if (members.length === 1 && members[0] === userId) {
       throw badRequest('The last system administrator cannot be removed.', undefined, 'LAST_SYSTEM_ADMIN');
     }
   }

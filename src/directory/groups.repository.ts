@@ -33,6 +33,12 @@ export const groupsRepository = {
     await q('groups').where({ id }).del().returning('id');
   },
 
+  /** The members' ids of a group, their membership rows locked until the transaction ends. */
+  async lockMemberIds(q: Knex, groupId: number): Promise<number[]> {
+    const rows = await q('group_members').where({ group_id: groupId }).forUpdate().select<{ user_id: number }[]>('user_id');
+    return rows.map((r) => r.user_id);
+  },
+
   /** Adds a membership; adding an existing one changes nothing. */
   async addMember(q: Knex, groupId: number, userId: number): Promise<void> {
     await q('group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore();

@@ -34,6 +34,10 @@ export const usersRepository = {
     return row as UserRow;
   },
 
+  async deactivate(q: Knex, id: number): Promise<void> {
+    await q('users').where({ id }).update({ active: false });
+  },
+
   async setPassword(q: Knex, id: number, passwordHash: string): Promise<void> {
     await q('users').where({ id }).update({ password_hash: passwordHash, updated_at: q.fn.now() });
   },

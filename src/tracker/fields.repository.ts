@@ -20,6 +20,32 @@ export const CONTEXT_COLUMNS = ['id', 'field_id', 'name', 'description', 'is_def
 
 /** Table access for custom fields and their contexts. `q` is the root knex or a transaction. */
 export const fieldsRepository = {
+  /** Which of `ids` are fields already. */
+  async existingIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    return new Set((await q('custom_fields').whereIn('id', ids).select<{ id: number }[]>('id')).map((r) => r.id));
+  },
+
+  /** Fields whose lower-cased names are among `nameKeys`, with their type keys. */
+  findByNameKeys(q: Knex, nameKeys: readonly string[]): Promise<{ name_key: string; type_key: string; id: number }[]> {
+    return q('custom_fields').whereIn('name_key', nameKeys).select('name_key', 'type_key', 'id');
+  },
+
+  /** Inserts many fields in one statement (an import); answers their ids in the order given. */
+  async insertFields(q: Knex, fields: readonly { id?: number; name: string; description: string; typeKey: string }[]): Promise<number[]> {
+    const rows = await q('custom_fields')
+      .insert(fields.map((f) => ({ ...(f.id === undefined ? {} : { id: f.id }), name: f.name, name_key: f.name.toLowerCase(), description: f.description, type_key: f.typeKey })))
+      .returning<{ id: number }[]>('id');
+    return rows.map((r) => r.id);
+  },
+
+  /** Inserts many contexts in one statement (an import). */
+  async insertContexts(q: Knex, contexts: readonly { id?: number; fieldId: number; name: string; description: string; isDefault: boolean }[]): Promise<void> {
+    await q('field_contexts').insert(
+      contexts.map((c) => ({ ...(c.id === undefined ? {} : { id: c.id }), field_id: c.fieldId, name: c.name, description: c.description, is_default: c.isDefault })),
+    );
+  },
+
   listFields(q: Knex): Promise<FieldRow[]> {
     return q('custom_fields').select(FIELD_COLUMNS).orderBy('id');
   },

@@ -43,29 +43,20 @@ export const trackerFieldsImport = importPart({ fields: importFields }, [TRACKER
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);
     const ids = chunk.flatMap((f) => (f.id === undefined ? [] : [f.id]));
-    const takenIds = new Set((await trx('custom_fields').whereIn('id', ids).select<{ id: number }[]>('id')).map((r) => r.id));
-    const named = await trx('custom_fields')
-      .whereIn('name_key', chunk.map((f) => f.name.toLowerCase()))
-      .select<{ name_key: string; type_key: string; id: number }[]>('name_key', 'type_key', 'id');
+    const takenIds = await fieldsRepository.existingIds(trx, ids);
+    const named = await fieldsRepository.findByNameKeys(trx, chunk.map((f) => f.name.toLowerCase()));
     const byName = new Map(named.map((r) => [`${r.name_key}\u0000${r.type_key}`, r.id]));
     const fresh = chunk.filter((f) => (f.id !== undefined ? !takenIds.has(f.id) : !byName.has(`${f.name.toLowerCase()}\u0000${f.type}`)));
     s.skipped += chunk.length - fresh.length;
     if (fresh.length === 0) continue;
-    const rows = await trx('custom_fields')
-      .insert(fresh.map((f) => ({ ...(f.id === undefined ? {} : { id: f.id }), name: f.name, name_key: f.name.toLowerCase(), description: f.description ?? '', type_key: f.type })))
-      .returning<{ id: number }[]>('id');
-    await trx('field_contexts').insert(
-      fresh.map((f, k) => ({
-        ...(f.defaultContextId === undefined ? {} : { id: f.defaultContextId }),
-        field_id: rows[k]?.id,
-        name: defaultContextName(f.name),
-        description: DEFAULT_CONTEXT_DESCRIPTION,
-        is_default: true,
-      })),
+    const newIds = await fieldsRepository.insertFields(trx, fresh.map((f) => ({ id: f.id, name: f.name, description: f.description ?? '', typeKey: f.type })));
+    await fieldsRepository.insertContexts(
+      trx,
+      fresh.map((f, k) => ({ id: f.defaultContextId, fieldId: newIds[k]!, name: defaultContextName(f.name), description: DEFAULT_CONTEXT_DESCRIPTION, isDefault: true })),
     );
     s.created += fresh.length;
     for (const [k, f] of fresh.entries()) {
-      for (const ctx of f.contexts ?? []) await importContext(trx, rows[k]?.id ?? 0, ctx, c);
+      for (const ctx of f.contexts ?? []) await importContext(trx, newIds[k] ?? 0, ctx, c);
     }
     progress(`fields: ${Math.min(i + CHUNK, items.length)} of ${items.length}`);
   }

@@ -51,6 +51,14 @@ const RECORD_COLUMNS = ROW.map((col) => `c.${col}`).concat([
 
 /** Table access for contents, their versions and the code-box index. */
 export const contentRepository = {
+  /** Whether a current content of this place and title exists (how a re-run of an import recognises what it made). */
+  async existsCurrent(q: Knex, m: { spaceId: number; type: string; title: string; parentId?: number; containerId?: number }): Promise<boolean> {
+    const row = await q('contents')
+      .where({ space_id: m.spaceId, type: m.type, title: m.title, status: 'current', parent_id: m.parentId ?? null, container_id: m.containerId ?? null })
+      .first('id');
+    return row !== undefined;
+  },
+
   async findRow(q: Knex, id: number): Promise<ContentRow | undefined> {
     return (await q('contents').select(ROW).where({ id }).first()) as ContentRow | undefined;
   },

@@ -122,11 +122,8 @@ async function exists(
   id: number | undefined,
   m: { spaceId: number; type: string; title: string; parentId?: number; containerId?: number },
 ): Promise<boolean> {
-  if (id !== undefined) return (await trx('contents').where({ id }).first('id')) !== undefined;
-  const row = await trx('contents')
-    .where({ space_id: m.spaceId, type: m.type, title: m.title, status: 'current', parent_id: m.parentId ?? null, container_id: m.containerId ?? null })
-    .first('id');
-  return row !== undefined;
+  if (id !== undefined) return (await contents.findRow(trx, id)) !== undefined;
+  return contents.existsCurrent(trx, m);
 }
 
 /** The wiki's parts of the import document: spaces, then content (whose bodies the indexers index). */

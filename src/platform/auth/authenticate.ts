@@ -1,17 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request } from 'express';
 import passport from 'passport';
 import { AppError } from '../http/app-error.ts';
 import type { RequestStep, StepNext } from '../http/pipeline.ts';
 import type { Authenticator } from './authenticator.ts';
-import type { AuthUser } from './auth-user.ts';
-import { BasicHeaderStrategy, BearerHeaderStrategy, SessionCookieStrategy, type HeaderStrategy } from './strategies.ts';
+import { BasicHeaderStrategy, BearerHeaderStrategy, SessionCookieStrategy, type HeaderStrategy, type SessionResolver } from './strategies.ts';
 
-/**
- * The third credential, after Basic and Bearer: a sign-in session found from the request's cookies. Answers
- * the user, or undefined when there is no live session; rejects (e.g. with a 403) to refuse the request.
- */
-export type SessionResolver = (req: Request) => Promise<AuthUser | undefined>;
+export type { SessionResolver } from './strategies.ts';
 
 export const LOGIN_REASON_HEADER = 'X-Seraph-LoginReason';
 const CHALLENGES = ['Basic realm="addon-pair"', 'Bearer realm="addon-pair"'];

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
-import type { SessionResolver } from './authenticate.ts';
+import type { AuthUser } from './auth-user.ts';
 import type { AuthOutcome, Authenticator } from './authenticator.ts';
 import { parseBearerAuthorization } from './basic-credentials.ts';
 import { hashToken } from './tokens.ts';
@@ -79,6 +79,12 @@ export class BearerHeaderStrategy extends HeaderStrategy {
     return token ? this.authenticator.bearer(token, key) : { ok: false, reason: 'failed' };
   }
 }
+
+/**
+ * The third credential, after Basic and Bearer: a sign-in session found from the request's cookies. Answers
+ * the user, or undefined when there is no live session; rejects (e.g. with a 403) to refuse the request.
+ */
+export type SessionResolver = (req: Request) => Promise<AuthUser | undefined>;
 
 /**
  * The web interface's sign-in session, from the request's cookie: succeeds with its user, passes when there is
