@@ -1,8 +1,7 @@
-import type { Express } from 'express';
 import supertest from 'supertest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
-import { createApp, createRequestListener } from '../../src/app.ts';
+import { createApp, createRequestListener, type App } from '../../src/app.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { createHttpServer } from '../../src/server.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
@@ -23,7 +22,7 @@ let seq = 0;
 export const uniq = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
 export interface TestApp {
-  app: Express;
+  app: App;
   services: AppServices;
   config: Config;
   /** supertest bound to the app: `t.http.get('/rest/…').set('Authorization', t.adminAuth)`. */
