@@ -4,7 +4,8 @@ import { json, type ApiDescription, type OperationDoc } from '../platform/openap
 import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
 import { directoryOperations } from '../directory/directory.openapi.ts';
 import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
-import { WIKI_ERRORS, wikiOperations } from '../wiki/wiki.openapi.ts';
+import { WIKI_ERRORS } from '../wiki/wiki.openapi-schemas.ts';
+import { wikiEndpoints } from '../wiki/wiki.module.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
 import { withLatestAliases } from './latest-alias.ts';
@@ -48,7 +49,7 @@ export const hostApi: ApiDescription = {
   ],
   groups: [
     { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryOperations, ...trackerEndpoints]), ...sessionEndpoints] },
-    { errors: WIKI_ERRORS, operations: wikiOperations },
+    { errors: WIKI_ERRORS, operations: wikiEndpoints },
     { errors: {}, operations: platformOperations },
   ],
 };

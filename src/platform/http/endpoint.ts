@@ -26,7 +26,8 @@ export interface RouterSpec {
   /**
    * Prefixes (below `mountedAt`) closed to whoever the endpoints under them refuse: any request there, also to
    * a path or method no endpoint has, meets their common guard first (an anonymous caller gets 401 rather than
-   * 404). Every endpoint under a prefix must declare the same access and versions.
+   * 404). Every endpoint under a prefix must declare the same access; their common version rule, if they
+   * share one, is checked there too.
    */
   closedPrefixes?: readonly string[];
   /** Express router options (`strict`, `caseSensitive`). */
@@ -44,21 +45,21 @@ const ACCESS_GUARDS: Record<Access, RequestHandler | undefined> = {
 /** An OpenAPI path template as an Express path (`/user/{id}` → `/user/:id`). */
 export const toExpressPath = (template: string): string => template.replace(/\{([A-Za-z_$][\w$]*)\}/g, ':$1');
 
+/** The refusal of an endpoint that does not exist under the version this router serves (none when it does). */
+function versionGuard(versions: VersionRule | undefined, spec: RouterSpec, what: string): RequestHandler | undefined {
+  if (!versions) return undefined;
+  const { version } = spec;
+  if (!version) throw new Error(`${what} declares versions, but its router serves no version`);
+  if (versions.under.includes(version.id)) return undefined;
+  return (_req, _res, next) => next(version.unavailable());
+}
+
 /** The guards of one access and version rule, in the order the rule says. */
 function guardsOf(access: Access, versions: VersionRule | undefined, spec: RouterSpec, what: string): RequestHandler[] {
-  const guards: RequestHandler[] = [];
   const accessGuard = ACCESS_GUARDS[access];
-  if (accessGuard) guards.push(accessGuard);
-  if (versions) {
-    const { version } = spec;
-    if (!version) throw new Error(`${what} declares versions, but its router serves no version`);
-    if (!versions.under.includes(version.id)) {
-      const refuse: RequestHandler = (_req, _res, next) => next(version.unavailable());
-      if (versions.beforeAccess) guards.unshift(refuse);
-      else guards.push(refuse);
-    }
-  }
-  return guards;
+  const refuse = versionGuard(versions, spec, what);
+  const ordered = versions?.beforeAccess ? [refuse, accessGuard] : [accessGuard, refuse];
+  return ordered.filter((g): g is RequestHandler => g !== undefined);
 }
 
 const describe = (e: OperationDoc) => `${e.method.toUpperCase()} ${e.path}`;
@@ -66,8 +67,10 @@ const isUnder = (path: string, prefix: string) => path === prefix || path.starts
 
 /**
  * Literal segments before parameters: of two routes that can both match a request (`/options/sort` and
- * `/options/:optionId`), the one with a literal where the other has a parameter is registered first. Routes
- * that cannot match the same request keep their declared order (the sort is stable).
+ * `/options/:optionId`), the one with a literal where the other has a parameter is registered first. The
+ * order compares the paths' shapes (literal or parameter, segment by segment, shorter first); routes of one
+ * shape keep their declared order (the sort is stable). Routes that cannot match the same request may move,
+ * which changes nothing.
  */
 function specificityOrder(a: string, b: string): number {
   const sa = a.split('/');
@@ -77,7 +80,7 @@ function specificityOrder(a: string, b: string): number {
     const pb = sb[i]!.startsWith(':') ? 1 : 0;
     if (pa !== pb) return pa - pb;
   }
-  return 0;
+  return sa.length - sb.length;
 }
 
 /**
@@ -94,22 +97,30 @@ export function buildRouter<D>(endpoints: readonly Endpoint<D>[], deps: D, spec:
   };
   const routes = endpoints.map((e) => ({ e, path: relative(e) }));
 
-  const closed = spec.closedPrefixes ?? [];
-  for (const prefix of closed) {
-    const under = routes.filter((x) => isUnder(x.path, prefix));
-    const first = under[0]?.e;
+  // A closed prefix's guard: the access every endpoint under it declares, and their version rule when they all
+  // share one (otherwise each route keeps its own version check, after the prefix's access check).
+  const closed = (spec.closedPrefixes ?? []).map((prefix) => {
+    const under = routes.filter((x) => isUnder(x.path, prefix)).map((x) => x.e);
+    const first = under[0];
     if (!first) throw new Error(`closed prefix ${prefix} has no endpoint`);
-    const rule = JSON.stringify([first.access, first.versions]);
-    const other = under.find((x) => JSON.stringify([x.e.access, x.e.versions]) !== rule);
-    if (other) throw new Error(`${describe(other.e)} and ${describe(first)} share the closed prefix ${prefix} but not its access and versions`);
-    const guards = guardsOf(first.access, first.versions, spec, `prefix ${prefix}`);
+    const other = under.find((e) => e.access !== first.access);
+    if (other) throw new Error(`${describe(other)} and ${describe(first)} share the closed prefix ${prefix} but not their access`);
+    const rule = JSON.stringify(first.versions);
+    const versions = under.every((e) => JSON.stringify(e.versions) === rule) ? first.versions : undefined;
+    const guards = guardsOf(first.access, versions, spec, `prefix ${prefix}`);
     if (guards.length > 0) r.use(prefix, ...guards);
-  }
+    return { prefix, versions };
+  });
 
   const ordered = routes.map((x, i) => ({ ...x, i })).sort((a, b) => specificityOrder(a.path, b.path) || a.i - b.i);
   for (const { e, path } of ordered) {
-    // Under a closed prefix, its guard has already run.
-    const guards = closed.some((prefix) => isUnder(path, prefix)) ? [] : guardsOf(e.access, e.versions, spec, describe(e));
+    const what = describe(e);
+    const area = closed.find((c) => isUnder(path, c.prefix));
+    let guards: RequestHandler[];
+    if (!area) guards = guardsOf(e.access, e.versions, spec, what);
+    else if (area.versions || !e.versions) guards = []; // the prefix's guard has run
+    else if (e.versions.beforeAccess) throw new Error(`${what} checks its version before the access, which its closed prefix ${area.prefix} checks first`);
+    else guards = [versionGuard(e.versions, spec, what)].filter((g): g is RequestHandler => g !== undefined);
     const handler: RequestHandler = (req, res) => e.handle(req, res, deps);
     r[e.method](path, ...guards, handler);
   }
