@@ -15,8 +15,8 @@ import { lazyDocument } from './platform/openapi/document.ts';
 import { fieldeditorApi } from './fieldeditor/description/fieldeditor.api.ts';
 import { createDescriptionRouter } from './fieldeditor/description/description.routes.ts';
 import { useStrictFreshness } from './platform/http/freshness.ts';
-import { createDirectoryRouter } from './directory/directory.routes.ts';
-import { createTokensRouter } from './directory/tokens.routes.ts';
+import { directoryEndpoints } from './directory/directory.endpoints.ts';
+import { tokenEndpoints } from './directory/tokens.endpoints.ts';
 import { mountCodeblocks } from './codeblocks/codeblocks.module.ts';
 import { DownloadFastPath } from './codeblocks/download-fast-path.ts';
 import { OptionListFastPath } from './fieldeditor/options/option-list-fast-path.ts';
@@ -83,12 +83,16 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
     // Clients of the tracker host also call its API as `latest` (issue 26).
     aliases: ['/rest/api/latest'],
     render: renderHostJson,
-    routers: [createDirectoryRouter({ directory: services.directory, baseUrl }), buildRouter(trackerEndpoints, { tracker: services.tracker, baseUrl }, { mountedAt: '/rest/api/2' })],
+    routers: [
+      buildRouter(directoryEndpoints, { directory: services.directory, baseUrl }, { mountedAt: '/rest/api/2' }),
+      buildRouter(trackerEndpoints, { tracker: services.tracker, baseUrl }, { mountedAt: '/rest/api/2' }),
+    ],
   });
   mountApi(root, pipeline, {
     path: '/rest/pat',
     render: renderHostJson,
-    routers: [Router().use('/latest', createTokensRouter({ tokens: services.tokens }))],
+    // Everything below /latest is for signed-in users, also a path no endpoint has.
+    routers: [buildRouter(tokenEndpoints, { tokens: services.tokens }, { mountedAt: '/rest/pat', closedPrefixes: ['/latest'] })],
   });
   // Wiki host (Confluence-style JSON errors). After /rest/api/2, which therefore never falls through to it.
   mountApi(root, pipeline, {

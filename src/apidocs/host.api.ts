@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { json, type ApiDescription, type OperationDoc } from '../platform/openapi/operation.ts';
 import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
-import { directoryOperations } from '../directory/directory.openapi.ts';
+import { directoryEndpoints } from '../directory/directory.endpoints.ts';
+import { tokenEndpoints } from '../directory/tokens.endpoints.ts';
 import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
 import { WIKI_ERRORS } from '../wiki/wiki.openapi-schemas.ts';
 import { wikiEndpoints } from '../wiki/wiki.module.ts';
@@ -48,7 +49,7 @@ export const hostApi: ApiDescription = {
     { name: OPERATIONS, description: 'Health check and API descriptions (no user needed)' },
   ],
   groups: [
-    { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryOperations, ...trackerEndpoints]), ...sessionEndpoints] },
+    { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints] },
     { errors: WIKI_ERRORS, operations: wikiEndpoints },
     { errors: {}, operations: platformOperations },
   ],

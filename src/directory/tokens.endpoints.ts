@@ -1,0 +1,43 @@
+// Personal access tokens under /rest/pat/latest, each endpoint declared once (docs/openapi.md): each user
+// manages its own (app.ts closes the whole `/latest` prefix to anonymous callers).
+import { z } from 'zod';
+import { currentUser } from '../platform/auth/guards.ts';
+import { parseWith } from '../platform/http/validate.ts';
+import type { Endpoint } from '../platform/http/endpoint.ts';
+import { empty, json } from '../platform/openapi/operation.ts';
+import { presentToken, type TokensService } from './tokens.service.ts';
+import { token } from './directory.openapi-schemas.ts';
+import { createTokenBody, tokenIdParams } from './directory.schemas.ts';
+
+export interface TokensDeps {
+  tokens: TokensService;
+}
+
+const TAG = 'Personal access tokens';
+
+export const tokenEndpoints: Endpoint<TokensDeps>[] = [
+  {
+    method: 'post', path: '/rest/pat/latest/tokens', tag: TAG, access: 'user', summary: 'Create a personal access token (the raw token is shown only here)',
+    body: createTokenBody, responses: { 201: json(token.extend({ rawToken: z.string() }), 'The token with its raw value') }, errors: [400],
+    handle: async (req, res, { tokens }) => {
+      const body = parseWith(createTokenBody, req.body, 'body');
+      const { row, rawToken } = await tokens.create(currentUser(req).id, body.name, body.expirationDuration, body.scope);
+      res.status(201).json(presentToken(row, rawToken));
+    },
+  },
+  {
+    method: 'get', path: '/rest/pat/latest/tokens', tag: TAG, access: 'user', summary: "The caller's tokens (without raw values)", responses: { 200: json(z.array(token), 'The tokens') },
+    handle: async (req, res, { tokens }) => {
+      res.json((await tokens.list(currentUser(req).id)).map((t) => presentToken(t)));
+    },
+  },
+  {
+    method: 'delete', path: '/rest/pat/latest/tokens/{id}', tag: TAG, access: 'user', summary: 'Revoke a token (its owner or an administrator)', params: tokenIdParams,
+    responses: { 204: empty('Revoked; it stops working at once') }, errors: [400, 404],
+    handle: async (req, res, { tokens }) => {
+      const { id } = parseWith(tokenIdParams, req.params);
+      await tokens.revoke(currentUser(req), id);
+      res.status(204).end();
+    },
+  },
+];
