@@ -56,6 +56,8 @@ export function createAuthStore(knex: Knex): AuthStore {
       // One statement, so concurrent attempts on several nodes all count, in one order, and the lock is set
       // by the attempt that reaches `max`. A name locked now is left alone (no row comes back); a lock that
       // ran out is renewed by the next attempt, which is evaluated (one more wrong password locks again).
+      // "Ran out" by this process's clock, as the authenticator decided it when it read the lock.
+      const ranOutBefore = lockoutMinutes > 0 ? new Date(Date.now() - lockoutMinutes * 60_000) : null;
       const result = await knex.raw(
         `insert into auth_failures (name_key, failures, locked_at, last_failure_at)
          values (?, 1, case when 1 >= ? then now() end, now())
@@ -63,10 +65,9 @@ export function createAuthStore(knex: Knex): AuthStore {
            failures = auth_failures.failures + 1,
            locked_at = case when auth_failures.failures + 1 >= ? then now() else auth_failures.locked_at end,
            last_failure_at = now()
-         where auth_failures.locked_at is null
-            or (?::int > 0 and auth_failures.locked_at <= now() - make_interval(mins => ?::int))
+         where auth_failures.locked_at is null or auth_failures.locked_at <= ?::timestamptz
          returning failures`,
-        [username.toLowerCase(), max, max, lockoutMinutes, lockoutMinutes],
+        [username.toLowerCase(), max, max, ranOutBefore],
       );
       const row = result.rows[0];
       return row === undefined ? undefined : Number(row.failures);
