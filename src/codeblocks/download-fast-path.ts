@@ -1,5 +1,5 @@
 // The download fast path: E1 and `/code` cache hits answered in the HTTP server's request listener, before
-// Express (docs/architecture.md, "The fast paths"). A fleet fetching the same blocks spends most of a
+// Express (docs/performance.md, "The download fast path"). A fleet fetching the same blocks spends most of a
 // request's CPU in Express's router layers; a hit needs none of them. The listener has run the request
 // pipeline (authentication, the input boundary, …) before `answer`; only a request whose every lookup is a hit
 // of the caches the Express route uses is answered here, with the same answer; anything else goes to Express.

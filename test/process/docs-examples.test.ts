@@ -27,6 +27,7 @@ const PAGES = [
   'docs/configuration.md',
   'docs/operations.md',
   'docs/architecture.md',
+  'docs/performance.md',
 ];
 
 const hasJq = (() => {

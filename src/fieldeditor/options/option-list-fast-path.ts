@@ -1,5 +1,5 @@
 // The option-list fast path: U4/U9 and C1 cache hits answered in the HTTP server's request listener, before
-// Express (docs/architecture.md, "The fast paths"). An option editor, and every script that reads a list
+// Express (docs/performance.md, "The option-list fast path"). An option editor, and every script that reads a list
 // before it writes, reads the same lists again and again; once the credential, the grant and the list are
 // cached, Express's router layers are most of such a request's CPU. The listener has run the request pipeline
 // (authentication, the input boundary, …) before `answer`; only a request whose grant decision and list are

@@ -21,7 +21,7 @@ import { EPOCH_CELL, LIVE_CELL, topicSlot } from './topic-counters.ts';
  * change. A node acknowledges once its worker raised the counter, which the worker does within milliseconds
  * however busy the node's main thread is, so a request answered after a change never meets a stale cache
  * on another node and a write does not wait for the slowest node's request queue. A node that does not
- * acknowledge within 2 s is not waited for longer (docs/architecture.md, "Caches and the change feed").
+ * acknowledge within 2 s is not waited for longer (docs/architecture.md, "Caches and what clears them"; docs/performance.md).
  */
 export interface ChangeFeed {
   readonly live: boolean;

@@ -1,4 +1,4 @@
-// What the fast paths have in common (docs/architecture.md, "The fast paths"): a cache read in front of
+// What the fast paths have in common (docs/architecture.md, "A request's way"; docs/performance.md): a cache read in front of
 // Express for a read that every cache already answers. Each feature brings its own
 // (codeblocks/download-fast-path.ts, fieldeditor/options/option-list-fast-path.ts). A fast path replaces only a
 // route's handler: the listener (app.ts) runs the whole request pipeline first (pipeline.ts: request id, request

@@ -1,4 +1,4 @@
-// The one request pipeline (docs/architecture.md, "The request pipeline"): the per-request steps, in order,
+// The one request pipeline (docs/architecture.md, "A request's way"): the per-request steps, in order,
 // that every road a request can take runs. Express runs them as middleware; the listener runs them in front of
 // a fast path (a cached answer given before Express) and hands the request to Express on a miss, which then
 // finds them done. Either way a step runs once, and a step added to the list is on every road.
