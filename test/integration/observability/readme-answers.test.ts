@@ -8,7 +8,8 @@ import { DOCUMENT_PATHS, isUndocumentedRoute } from '../../../src/apidocs/apidoc
 import { FIELDEDITOR_DOCUMENT_PATH } from '../../../src/apidocs/apidocs.module.ts';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
-type Doc = { servers: { url: string }[]; paths: Record<string, Record<string, Operation>> };
+type PathItem = Record<string, Operation> & { servers?: { url: string }[] };
+type Doc = { servers: { url: string }[]; paths: Record<string, PathItem> };
 
 /**
  * The operation of a document that a request goes to, by its path template. Templates with fewer
@@ -19,9 +20,10 @@ function findOperation(docs: Doc[], method: string, path: string): Operation | u
   const params = (t: string) => (t.match(/\{/g) ?? []).length;
   const candidates: { template: string; op: Operation }[] = [];
   for (const doc of docs) {
-    for (const server of doc.servers) {
-      const base = server.url === '/' ? '' : server.url;
-      for (const [template, item] of Object.entries(doc.paths)) {
+    for (const [template, item] of Object.entries(doc.paths)) {
+      // A path item's own servers (the field editor's 1.1 operations) replace the document's.
+      for (const server of item.servers ?? doc.servers) {
+        const base = server.url === '/' ? '' : server.url;
         const re = new RegExp(`^${(base + template).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
         const op = item[method.toLowerCase()];
         if (op && re.test(pathname)) candidates.push({ template, op });
