@@ -21,4 +21,12 @@ export const HOST_JSON_ERRORS: ErrorCatalogue = {
   403: json(hostJsonError, 'Authenticated, but without the right (administrators only)'),
   404: json(hostJsonError, 'Not found'),
   413: json(hostJsonError, 'Body larger than 1 MiB'),
+  429: {
+    ...json(hostJsonError, 'A login from an address with too many failed logins (`LOGIN_FAILURES_PER_ADDRESS`)'),
+    headers: { 'Retry-After': { description: 'Seconds until the address may try again', schema: { type: 'integer' } } },
+  },
+  503: {
+    ...json(hostJsonError, 'A login whose password check would wait more than a second (`LOGIN_BUSY`)'),
+    headers: { 'Retry-After': { description: 'Seconds after which to try again', schema: { type: 'integer' } } },
+  },
 };

@@ -47,7 +47,7 @@ export const sessionEndpoints: Endpoint<SessionDeps>[] = [
   {
     method: 'post', path: PATH, tag: TAG, access: 'anyone',
     summary: 'Sign in with a user name and password: sets the JSESSIONID cookie (lockout rules as for Basic)',
-    body: signInBody, responses: { 200: json(signedIn, 'Signed in; the cookie is set') }, errors: [400, 401],
+    body: signInBody, responses: { 200: json(signedIn, 'Signed in; the cookie is set') }, errors: [400, 401, 429, 503],
     handle: async (req, res, { sessions, cookie }) => {
       const body = parseWith(signInBody, req.body, 'body');
       const result = await sessions.signIn(body.username, body.password, req.socket.remoteAddress);
