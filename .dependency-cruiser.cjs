@@ -3,7 +3,8 @@
  * - no cycles between modules;
  * - host features and the platform never import an add-on (the add-ons extend the hosts through hooks);
  * - the platform imports no feature;
- * - HTTP routers do not touch the database (no Knex, no repository): routes parse, call a service, render.
+ * - HTTP routers and endpoint declarations do not touch the database (no Knex, no repository): handlers parse,
+ *   call a service, answer.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -32,15 +33,15 @@ module.exports = {
     {
       name: 'routes-do-not-touch-the-database',
       severity: 'error',
-      comment: 'A *.routes.ts file parses, calls one service and renders; SQL lives in repositories.',
-      from: { path: '\\.routes\\.ts$' },
+      comment: 'A *.routes.ts or *.endpoints.ts file parses, calls one service and answers; SQL lives in repositories.',
+      from: { path: '\\.(routes|endpoints)\\.ts$' },
       to: { path: '^node_modules/(knex|pg|@electric-sql/pglite|knex-pglite)/' },
     },
     {
       name: 'routes-do-not-call-repositories',
       severity: 'error',
-      comment: 'Routes reach data through a service only (the row types of a repository may be imported).',
-      from: { path: '\\.routes\\.ts$' },
+      comment: 'Routes and endpoints reach data through a service only (the row types of a repository may be imported).',
+      from: { path: '\\.(routes|endpoints)\\.ts$' },
       to: { path: '(\\.repository\\.ts$|^src/platform/db/)', dependencyTypesNot: ['type-only'] },
     },
   ],

@@ -13,7 +13,6 @@ import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.
 import { mountApiDocs } from './apidocs/apidocs.module.ts';
 import { lazyDocument } from './platform/openapi/document.ts';
 import { fieldeditorApi } from './fieldeditor/description/fieldeditor.api.ts';
-import { createDescriptionRouter } from './fieldeditor/description/description.routes.ts';
 import { useStrictFreshness } from './platform/http/freshness.ts';
 import { directoryEndpoints } from './directory/directory.endpoints.ts';
 import { tokenEndpoints } from './directory/tokens.endpoints.ts';
@@ -112,7 +111,7 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
       path,
       render: renderFieldEditor,
       before: createFieldeditorPublicRouters(services.db),
-      routers: [...createFieldeditorRouters(services.fieldeditor, version), createDescriptionRouter({ document: fieldeditorDocument, basePath: contextPath + path })],
+      routers: createFieldeditorRouters(services.fieldeditor, version, { document: fieldeditorDocument, basePath: contextPath + path }),
     });
   }
 

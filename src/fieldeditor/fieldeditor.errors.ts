@@ -1,6 +1,6 @@
-import type { RequestHandler } from 'express';
 import type { ErrorRenderer } from '../platform/http/error-handler.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import type { VersionRule } from '../platform/openapi/operation.ts';
 
 /**
  * Error format of the field-editor API: `{statusCode, subCode, message}`, plus `errors[]` on every 400
@@ -84,20 +84,12 @@ export const renderFieldEditor: ErrorRenderer = (err, _req, res) => {
 
 export type ApiVersion = '1' | '1.2';
 
+/** The 412 of an endpoint added after the `1.2` generation, under a `1.2` base path (the original's answer). */
+export const notUnderThisVersion = () =>
+  new AppError(412, 'VERSION', 'This endpoint is not available under the requested URL (min version: 1).', { subCode: SUB.VERSION });
+
 /**
- * Routes added after the `1.2` generation (PATCH grants, context create/update/delete, U3 …) answer 412
- * under the `1.2` base path, as the original did for routes above the requested URL's version.
+ * Endpoints added after the `1.2` generation (PATCH grants, context create/update/delete, U3, maintenance …)
+ * exist under the `1` base paths only; under `1.2` they answer 412, after the access check.
  */
-export function onlyFrom(version: ApiVersion, min: '1'): RequestHandler {
-  return (_req, _res, next) => {
-    if (version === '1.2' && min === '1') {
-      next(
-        new AppError(412, 'VERSION', 'This endpoint is not available under the requested URL (min version: 1).', {
-          subCode: SUB.VERSION,
-        }),
-      );
-      return;
-    }
-    next();
-  };
-}
+export const SINCE_1: VersionRule = { under: ['1'] };

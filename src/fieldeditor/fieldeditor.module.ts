@@ -2,34 +2,30 @@ import { Router } from 'express';
 import type { Db } from '../platform/db/knex.ts';
 import type { EventBus } from '../platform/events/event-bus.ts';
 import type { ImportPart } from '../platform/import/import-part.ts';
-import { requireAdmin, requireUser } from '../platform/auth/guards.ts';
 import type { DirectoryHooks } from '../directory/directory-hooks.ts';
-import type { ApiVersion } from './fieldeditor.errors.ts';
+import { notUnderThisVersion, type ApiVersion } from './fieldeditor.errors.ts';
+import { buildRouter } from '../platform/http/endpoint.ts';
 import { FieldAccess } from './access/access.service.ts';
 import { SettingsService } from './settings/settings.service.ts';
-import { createSettingsRouter } from './settings/settings.routes.ts';
 import { FieldPages } from './fields/field-pages.cache.ts';
 import { FieldsService } from './fields/fields.service.ts';
 import { UserFieldReads } from './fields/user-reads.cache.ts';
 import { FieldContextsService } from './fields/field-contexts.service.ts';
-import { createFieldsAdminRouter } from './fields/fields-admin.routes.ts';
-import { createFieldsUserRouter } from './fields/fields-user.routes.ts';
 import { GrantsService } from './grants/grants.service.ts';
-import { createGrantsRouter } from './grants/grants.routes.ts';
 import { registerGrantCleanup } from './grants/grant-cleanup.hook.ts';
 import { grantsImport } from './grants/grants.importer.ts';
 import { OptionsService } from './options/options.service.ts';
 import { OptionListCache } from './options/options.cache.ts';
-import { createOptionsRouter } from './options/options.routes.ts';
 import { defaultsImport, optionsImport } from './options/options.importer.ts';
 import { DefaultsService } from './defaults/defaults.service.ts';
-import { createDefaultsRouter } from './defaults/defaults.routes.ts';
-import { createHealthRouter } from './health/health.routes.ts';
+import { healthEndpoints } from './health/health.endpoints.ts';
+import { FIELDEDITOR_CLOSED_PREFIXES, fieldeditorEndpoints } from './fieldeditor.endpoints.ts';
+import type { DescriptionDeps } from './description/description.endpoints.ts';
 import type { JobRunner } from '../platform/jobs/job-runner.ts';
 import { EventLog } from './maintenance/event-log.ts';
 import { registerMaintenanceJobs } from './maintenance/maintenance.jobs.ts';
+import { pingDatabase } from '../platform/db/probes.ts';
 import { MaintenanceService } from './maintenance/maintenance.service.ts';
-import { createMaintenanceRouter } from './maintenance/maintenance.routes.ts';
 
 /** Base paths the field editor answers under: its own name and the original product's, each in two versions. */
 export const FIELDEDITOR_BASES: { path: string; version: ApiVersion }[] = [
@@ -95,26 +91,21 @@ export const fieldeditorImports: ImportPart[] = [grantsImport, optionsImport, de
 
 /** Runs before authentication on every base path. */
 export const createFieldeditorPublicRouters = (db: Db): Router[] => [
-  createHealthRouter({ ping: async () => void (await db.knex.raw('select 1')) }),
+  buildRouter(healthEndpoints, { ping: () => pingDatabase(db.knex) }),
 ];
 
 /**
- * Every router of the field editor for one base path. The guards come first: `/admin/customfields` for
- * administrators, `/user` for any signed-in user; then the routers, literal paths before parameters
- * (`/contexts/permissions` before `/contexts/:contextId`, `/options/default` before `/options/:optionId`).
+ * The router of the field editor for one base path, from every endpoint's declaration (fieldeditor.endpoints.ts):
+ * the closed prefixes' guards first (`/admin/customfields` for administrators, `/user` for any signed-in user,
+ * …), then the routes, literal paths before parameters (`/contexts/permissions` before `/contexts/:contextId`,
+ * `/options/default` before `/options/:optionId`). Endpoints added after `1.2` answer 412 under `version` 1.2.
  */
-export function createFieldeditorRouters(fe: Fieldeditor, version: ApiVersion): Router[] {
-  const guards = Router();
-  guards.use('/admin/customfields', requireAdmin);
-  guards.use('/user', requireUser);
+export function createFieldeditorRouters(fe: Fieldeditor, version: ApiVersion, description: DescriptionDeps): Router[] {
   return [
-    guards,
-    createGrantsRouter({ grants: fe.grants, version }),
-    createFieldsAdminRouter({ fields: fe.fields, contexts: fe.contexts, version }),
-    createFieldsUserRouter({ fields: fe.fields, version }),
-    createDefaultsRouter({ access: fe.access, defaults: fe.defaults }),
-    createOptionsRouter({ access: fe.access, options: fe.options }),
-    createSettingsRouter({ settings: fe.settings, version }),
-    createMaintenanceRouter({ maintenance: fe.maintenance }, version),
+    buildRouter(
+      fieldeditorEndpoints,
+      { ...fe, ...description },
+      { version: { id: version, unavailable: notUnderThisVersion }, closedPrefixes: FIELDEDITOR_CLOSED_PREFIXES },
+    ),
   ];
 }

@@ -1,41 +1,15 @@
-// The field editor's API description (served by M4), assembled from each resource's declarations.
-import { json, type ApiDescription, type OperationDoc } from '../../platform/openapi/operation.ts';
+// The field editor's API description (served by M4), from the same declarations its routers are built from.
+import type { ApiDescription, OperationDoc } from '../../platform/openapi/operation.ts';
 import { FIELDEDITOR_ERRORS } from '../fieldeditor.openapi-schemas.ts';
-import { grantsOperations } from '../grants/grants.openapi.ts';
-import { fieldsOperations } from '../fields/fields.openapi.ts';
-import { optionsOperations } from '../options/options.openapi.ts';
-import { defaultsOperations } from '../defaults/defaults.openapi.ts';
-import { settingsOperations } from '../settings/settings.openapi.ts';
-import { healthOperations } from '../health/health.openapi.ts';
-import { maintenanceOperations } from '../maintenance/maintenance.openapi.ts';
-import { API_SPECIFICATION_PATH, EARLIER_SPECIFICATION_PATH } from './description.paths.ts';
+import { fieldeditorEndpoints } from '../fieldeditor.endpoints.ts';
+import { healthEndpoints } from '../health/health.endpoints.ts';
 import { COMPAT11_ERRORS, compat11Endpoints } from '../compat-1.1/compat.endpoints.ts';
 import { COMPAT11_BASES } from '../compat-1.1/compat.paths.ts';
 
 const TAG = 'Description';
 
-const descriptionOperations: OperationDoc[] = [
-  {
-    method: 'get', path: API_SPECIFICATION_PATH, tag: TAG, access: 'admin', summary: 'M4: this description (OpenAPI 3.1)',
-    responses: { 200: json({ type: 'object', description: 'An OpenAPI 3.1 document' }, 'The document') },
-  },
-  {
-    method: 'get', path: EARLIER_SPECIFICATION_PATH, tag: TAG, access: 'admin', summary: "The description's earlier URL: 302 to M4",
-    responses: { 302: { description: 'Moved to M4', headers: { Location: { description: 'The path of M4 under the same base path', schema: { type: 'string' } } } } },
-  },
-];
-
 /** Every operation of the `1` and `1.2` base paths (under `1.1` each of their paths answers 412). */
-export const fieldeditorOperations: OperationDoc[] = [
-  ...grantsOperations,
-  ...fieldsOperations,
-  ...settingsOperations,
-  ...optionsOperations,
-  ...defaultsOperations,
-  ...healthOperations,
-  ...maintenanceOperations,
-  ...descriptionOperations,
-];
+export const fieldeditorOperations: OperationDoc[] = [...fieldeditorEndpoints, ...healthEndpoints];
 
 /**
  * Base paths, in the order of FIELDEDITOR_BASES (fieldeditor.module.ts), as the document's servers; the 1.1
