@@ -4,7 +4,7 @@
 // argv[2]. Output: one LoadResult (or PairedLoadResult) as JSON on stdout; nothing
 // else is written to stdout.
 import autocannon from 'autocannon';
-import { waitForIdle } from './lib/idle.ts';
+import { cpuSeconds, waitForIdle } from './lib/idle.ts';
 import { roundOrder } from './lib/paired.ts';
 import type { LoadConfig, LoadResult, MultiLoadConfig, MultiLoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
 
@@ -67,12 +67,19 @@ class Side {
   constructor(private readonly config: LoadConfig) {}
 
   async measureRound(durationSec: number): Promise<void> {
-    const settled = this.config.serverPid ? await waitForIdle(this.config.serverPid) : 0;
+    const pid = this.config.serverPid;
+    const settled = pid ? await waitForIdle(pid) : 0;
+    const cpuBefore = pid ? cpuSeconds(pid) : null;
     const raw = await runOnce(this.config, durationSec, true);
+    const cpuAfter = pid ? cpuSeconds(pid) : null;
     this.raws.push(raw);
     const round = toLoadResult(this.aggregate([raw]), settled);
     // An aggregated result has no per-second samples (requests.average is 0): the rate is requests over time.
-    this.rounds.push({ ...round, requestsPerSec: rate(round.totalRequests, round.durationSec) });
+    this.rounds.push({
+      ...round,
+      requestsPerSec: rate(round.totalRequests, round.durationSec),
+      ...(cpuBefore !== null && cpuAfter !== null ? { serverCpuSec: cpuAfter - cpuBefore } : {}),
+    });
   }
 
   result(): PairedSide {
@@ -80,7 +87,8 @@ class Side {
     // The rate over all rounds: every request over all measured time.
     const totalRequests = this.rounds.reduce((n, r) => n + r.totalRequests, 0);
     const durationSec = this.rounds.reduce((n, r) => n + r.durationSec, 0);
-    const combined = { ...all, totalRequests, durationSec, requestsPerSec: rate(totalRequests, durationSec) };
+    const combined: LoadResult = { ...all, totalRequests, durationSec, requestsPerSec: rate(totalRequests, durationSec) };
+    if (this.rounds.every((r) => r.serverCpuSec !== undefined)) combined.serverCpuSec = this.rounds.reduce((n, r) => n + r.serverCpuSec!, 0);
     return { rounds: this.rounds, combined };
   }
 

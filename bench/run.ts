@@ -5,12 +5,10 @@
 // under test and one for the load-generator process. Running two things at once
 // would measure the scheduler, not the server.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type BenchOptions } from './lib/args.ts';
-import { nginxMissing, startNginx, type NginxBaseline } from './baselines/nginx.ts';
 import { BASELINES, EXPRESS_BASELINE, NODE_HTTP_BASELINE, startBaseline } from './lib/baselines.ts';
 import type { RunningChild } from './lib/child.ts';
 import { createContext } from './lib/context.ts';
@@ -23,10 +21,11 @@ import { waitForIdle } from './lib/idle.ts';
 import { runLatency } from './lib/latency.ts';
 import { acquireRunLock } from './lib/run-lock.ts';
 import { runLoad, runPairedLoad, toLoadConfig } from './lib/load.ts';
-import { emptyResult, renderChecks, renderTable, writeResults, type RunMeta } from './lib/report.ts';
+import { emptyResult, renderChecks, renderStaticTable, renderTable, writeResults, type RunMeta } from './lib/report.ts';
 import { sampleRss } from './lib/rss.ts';
-import { median, roundRatios } from './lib/paired.ts';
+import { cpuRoundRatios, finiteMedian, median, roundRatios } from './lib/paired.ts';
 import { loadScenarios } from './lib/scenarios.ts';
+import { staticServers, staticSideResults, TARGET_NGINX_SIDE, type StaticServers, type StaticSide } from './lib/static-sides.ts';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,
@@ -41,6 +40,7 @@ import { evaluateTarget, statusCheck } from './lib/targets.ts';
 import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-memory.ts';
 import { CLUSTER_SCENARIO, measureCluster, renderCluster, type ClusterOptions } from './lib/cluster.ts';
 import { CLI_RUNS, CLI_SCENARIO, measureCliTiming, renderCliTiming } from './lib/cli-timing.ts';
+import { compareScenarios } from './lib/compare.ts';
 import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -134,7 +134,8 @@ function loadOptions(options: BenchOptions): { connections: number; durationSec:
 /**
  * The scenario and the Express baseline in turns (`--rounds`, default 10, of duration/rounds seconds each;
  * order A B, B A, …), by one load worker. The ratio is the scenario's requests over Express's in the same
- * rounds, so a machine that slows down for a while slows both sides of the ratio.
+ * rounds, so a machine that slows down for a while slows both sides of the ratio. `statics` (the servers of
+ * the same bytes) or `paired` (another request of the server) are further sides of the same rounds.
  */
 async function measurePaired(
   server: RunningChild,
@@ -142,7 +143,7 @@ async function measurePaired(
   name: string,
   config: LoadConfig,
   options: BenchOptions,
-  nginx?: { server: RunningChild; request: RequestSpec },
+  statics?: StaticSide[],
   paired?: { label: string; request: RequestSpec },
 ): Promise<ScenarioResult> {
   await settle(server);
@@ -152,11 +153,11 @@ async function measurePaired(
     warmupSec: 1,
     serverPid: expressServer.pid,
   };
-  // nginx, or another request of the same server, when paired: a third side of the same rounds (A B C, C B A, …).
-  const third = nginx ?? (paired && { server, request: paired.request });
-  const others = third
-    ? [{ ...toLoadConfig(third.server.baseUrl, third.request, loadOptions(options)), warmupSec: 1, serverPid: third.server.pid }]
-    : [];
+  // The servers of the same bytes, or another request of the same server: further sides of the same rounds
+  // (A B C …, … C B A, …; roundOrder in lib/paired.ts).
+  const measured = statics?.flatMap((side) => ('server' in side ? [side] : [])) ?? [];
+  const thirds = statics ? measured : paired ? [{ server, request: paired.request }] : [];
+  const others = thirds.map((t) => ({ ...toLoadConfig(t.server.baseUrl, t.request, loadOptions(options)), warmupSec: 1, serverPid: t.server.pid }));
   const rss = sampleRss(server.pid);
   try {
     const run = await runPairedLoad(benchDir, {
@@ -169,17 +170,23 @@ async function measurePaired(
     const result = fromLoad(name, 'http', run.scenario.combined, rss.stop());
     result.pairedExpressRps = run.baseline.combined.requestsPerSec;
     result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
-    const nginxSide = run.others[0];
-    if (nginx && nginxSide) {
-      result.pairedNginxRps = nginxSide.combined.requestsPerSec;
-      result.nginxRoundRatios = roundRatios(run.scenario.rounds, nginxSide.rounds);
-      result.ratioToNginx = median(result.nginxRoundRatios);
-      // nginx must have authenticated every request, or its rate means nothing.
-      const bad = nginxSide.combined.errors + nginxSide.combined.non2xx;
-      if (bad > 0) result.checks.push({ label: 'nginx answered every request 2xx', verdict: 'FAIL', detail: `${bad} of ${nginxSide.combined.totalRequests} not 2xx or failed` });
+    if (statics) {
+      result.staticSides = staticSideResults(statics, run.scenario.rounds, run.others);
+      for (const side of result.staticSides) {
+        // nginx must have authenticated every request, or its rate means nothing.
+        if (side.failed > 0) result.checks.push({ label: `${side.label} answered every request 2xx`, verdict: 'FAIL', detail: `${side.failed} of ${side.totalRequests} not 2xx or failed` });
+      }
+      // Issue 15's target and the main table's nginx columns: the apr1 nginx.
+      const target = result.staticSides.find((side) => side.id === TARGET_NGINX_SIDE);
+      if (target?.skipped) result.nginxSkipped = target.skipped;
+      else if (target) {
+        result.pairedNginxRps = target.requestsPerSec;
+        result.nginxRoundRatios = target.roundRatios;
+        result.ratioToNginx = target.ratio;
+      }
     }
     const pairedSide = run.others[0];
-    if (!nginx && paired && pairedSide) {
+    if (!statics && paired && pairedSide) {
       result.pairedLabel = paired.label;
       result.pairedRps = pairedSide.combined.requestsPerSec;
       result.pairedRoundRatios = roundRatios(run.scenario.rounds, pairedSide.rounds);
@@ -191,47 +198,6 @@ async function measurePaired(
   } finally {
     rss.stop();
   }
-}
-
-/** nginx + auth_basic servers of the run (bench/baselines/nginx.ts), one per distinct body, kept for later scenarios. */
-interface NginxServers {
-  /** The server for this scenario's request, or why there is none (not installed). */
-  forRequest(ctx: BenchContext, request: RequestSpec): Promise<{ server: RunningChild; request: RequestSpec } | { skipped: string }>;
-  stopAll(): Promise<void>;
-}
-
-function nginxServers(): NginxServers {
-  const started = new Map<string, Promise<NginxBaseline>>();
-  let warned = false;
-  return {
-    async forRequest(ctx, request) {
-      const missing = nginxMissing();
-      if (missing) {
-        if (!warned) console.warn(`  ${missing}`);
-        warned = true;
-        return { skipped: missing };
-      }
-      // The bytes the load will download: autocannon sends no Accept-Encoding, nor does this request.
-      const res = await fetch(ctx.baseUrl + request.path, { method: request.method, headers: { ...request.headers, 'accept-encoding': 'identity' } });
-      const body = new Uint8Array(await res.arrayBuffer());
-      const contentType = res.headers.get('content-type') ?? 'application/octet-stream';
-      const key = `${contentType}\n${createHash('sha256').update(body).digest('hex')}`;
-      let running = started.get(key);
-      if (!running) {
-        console.log(`  starting nginx + auth_basic serving the same ${body.length} bytes (${contentType})`);
-        running = startNginx(body, contentType, ctx.adminUsername, ctx.adminPassword).then((n) => {
-          cleanups.push(() => n.server.stop());
-          return n;
-        });
-        started.set(key, running);
-      }
-      const n = await running;
-      return { server: n.server, request: { method: 'GET', path: n.path, headers: { authorization: ctx.adminAuth } } };
-    },
-    async stopAll() {
-      for (const running of started.values()) await (await running).server.stop();
-    },
-  };
 }
 
 /** The scenario's request for one server, after one probe request checked it gets the expected status. */
@@ -288,6 +254,8 @@ async function runVariantScenario(
     const result = fromLoad(scenario.name, 'http', run.scenario.combined, rss.stop());
     result.roundRatios = roundRatios(run.scenario.rounds, run.baseline.rounds);
     result.ratioToMain = median(result.roundRatios);
+    result.cpuRoundRatios = cpuRoundRatios(run.scenario.rounds, run.baseline.rounds);
+    result.cpuRatioToMain = finiteMedian(result.cpuRoundRatios);
     const implicit = statusCheck(result, scenario.expectStatus);
     if (implicit) result.checks.push(implicit);
     return result;
@@ -301,21 +269,20 @@ async function runHttpScenario(
   ctx: BenchContext,
   server: RunningChild,
   expressServer: RunningChild,
-  nginx: NginxServers,
+  statics: StaticServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   const request = await probedRequest(scenario, ctx);
-  const paired = scenario.pairWithNginx ? await nginx.forRequest(ctx, request) : undefined;
+  const sides = scenario.pairWithNginx ? await statics.forRequest(ctx, request) : undefined;
   const result = await measurePaired(
     server,
     expressServer,
     scenario.name,
     toLoadConfig(server.baseUrl, request, loadOptions(options)),
     options,
-    paired && 'server' in paired ? paired : undefined,
+    sides,
     scenario.pairedRequest && { label: scenario.pairedRequest.label, request: scenario.pairedRequest.request(ctx) },
   );
-  if (paired && 'skipped' in paired) result.nginxSkipped = paired.skipped;
   const implicit = statusCheck(result, scenario.expectStatus);
   if (implicit) result.checks.push(implicit);
   return result;
@@ -327,7 +294,7 @@ async function runScenario(
   server: RunningChild,
   expressServer: RunningChild,
   variants: VariantServers,
-  nginx: NginxServers,
+  statics: StaticServers,
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   await scenario.setup?.(ctx);
@@ -344,7 +311,7 @@ async function runScenario(
       peakRssMb: rss.stop(),
     };
   }
-  return runHttpScenario(scenario, ctx, server, expressServer, nginx, options);
+  return runHttpScenario(scenario, ctx, server, expressServer, statics, options);
 }
 
 async function prepareStorage(options: BenchOptions): Promise<{ storage: Storage; detail: string }> {
@@ -396,8 +363,9 @@ async function runScenarios(
     get(variant) {
       let running = started.get(variant.name);
       if (!running) {
-        console.log(`▶ starting ${entry} serve (${variant.name}: ${Object.entries(variant.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
-        running = startAppServer(repoRoot, storage, entry, variant.env).then((s) => {
+        const variantEntry = variant.entry ?? entry;
+        console.log(`▶ starting ${variantEntry} serve (${variant.name}: ${Object.entries(variant.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+        running = startAppServer(repoRoot, storage, variantEntry, variant.env, `server-${variant.name}`).then((s) => {
           cleanups.push(() => s.stop());
           return { server: s, ctx: createContext(s.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD, ctx.databaseUrl) };
         });
@@ -406,7 +374,7 @@ async function runScenarios(
       return running;
     },
   };
-  const nginx = nginxServers();
+  const statics = staticServers(benchDir, (stop) => cleanups.push(stop));
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     checkInterrupted();
@@ -426,7 +394,7 @@ async function runScenarios(
     }
     console.log(`▶ ${scenario.name}`);
     try {
-      const result = await runScenario(scenario, ctx, server, expressServer, variants, nginx, options);
+      const result = await runScenario(scenario, ctx, server, expressServer, variants, statics, options);
       checkInterrupted();
       // autocannon counts refused connections as errors rather than failing, so check here.
       const endedDuring = server.exitInfo();
@@ -452,7 +420,7 @@ async function runScenarios(
     }
   }
   await expressServer.stop();
-  await nginx.stopAll();
+  await statics.stopAll();
   for (const running of started.values()) await (await running).server.stop();
   return { results, detail };
 }
@@ -518,9 +486,12 @@ async function main(): Promise<void> {
   // `--only a,b`: the scenarios whose name contains any of the parts (a ratio target needs both of its sides).
   const parts = only?.split(',').filter((p) => p !== '') ?? [];
   const matches = (name: string) => parts.some((p) => name.includes(p));
-  const selected = only ? all.filter((s) => matches(s.name)) : all;
+  const matching = only ? all.filter((s) => matches(s.name)) : all;
+  // `--compare`: the HTTP scenarios on two builds in turns, and nothing else (bench/lib/compare.ts).
+  const compare = options.compareEntry;
+  const selected = compare ? compareScenarios(matching, compare) : matching;
   // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
-  const clusterSelected = !only || matches(CLUSTER_SCENARIO);
+  const clusterSelected = !compare && (!only || matches(CLUSTER_SCENARIO));
   if (selected.length === 0 && !clusterSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
 
   const results = await runBaselines(options);
@@ -539,14 +510,14 @@ async function main(): Promise<void> {
   checkInterrupted();
   // The embedded default (npm start without DATABASE_URL) in the same run as the PostgreSQL figures.
   let embedded: string[] = [];
-  if (!options.pglite && !options.only) {
+  if (!options.pglite && !options.only && !compare) {
     console.log('▶ embedded default: first start, idle, load, restart');
     embedded = renderEmbeddedMemory(await measureEmbeddedDefault(repoRoot, benchDir, serverEntry(), options.durationSec));
   }
 
   // The command line's times (cli-timing.ts): `help` and `user add` on each database, in the same run.
   let cli: RunMeta['cli'];
-  if (!options.pglite && (!options.only || matches(CLI_SCENARIO))) {
+  if (!options.pglite && !compare && (!options.only || matches(CLI_SCENARIO))) {
     console.log(`▶ ${CLI_SCENARIO}: help and user add, ${CLI_RUNS} runs each, in turns`);
     const adminUrl = process.env.BENCH_DATABASE_URL || DEFAULT_BENCH_DATABASE_URL;
     cli = renderCliTiming(await measureCliTiming(repoRoot, adminUrl, CLI_RUNS), CLI_RUNS);
@@ -562,6 +533,7 @@ async function main(): Promise<void> {
     rounds: options.rounds,
     connections: options.connections,
     only: options.only,
+    compareEntry: compare,
     node: process.version,
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: cpus().length,
@@ -573,6 +545,8 @@ async function main(): Promise<void> {
     serverEnv: { LOG_LEVEL: 'warn', DEMO: '0', MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD, UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE },
   };
   console.log('\n' + renderTable(results) + '\n');
+  const staticTable = renderStaticTable(results);
+  if (staticTable) console.log(staticTable + '\n');
   const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? []), ...(cli?.checks ?? [])];
   if (embedded[0]) console.log(embedded[0]);
   if (cluster) console.log(cluster.table.slice(2).join('\n') + '\n');
@@ -589,7 +563,7 @@ async function main(): Promise<void> {
   const { markdownPath, jsonPath } = await writeResults(resultsDir, meta, results);
   const written = markdownPath ? `${relative(repoRoot, markdownPath)} and ` : '';
   console.log(
-    `\nwrote ${written}${relative(repoRoot, jsonPath)}${markdownPath ? '' : ' (--only: latest.md left alone)'}`,
+    `\nwrote ${written}${relative(repoRoot, jsonPath)}${markdownPath ? '' : ' (--only or --compare: latest.md left alone)'}`,
   );
   releaseLock();
 }

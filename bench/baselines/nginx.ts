@@ -1,7 +1,10 @@
-// Baseline 3: nginx with `auth_basic`, serving a static file with the same bytes as the body the scenario
-// downloads (E1). Not a Node script like the other two: the harness writes a config into a temp dir and runs
-// /usr/sbin/nginx on it (bench/lib/child.ts), in one process (`master_process off`), so that, like every
-// other server of the bench, it has one core's worth of work and its pid is the one that serves.
+// Baseline 3: nginx serving a static file with the same bytes as the body the scenario downloads (E1), in
+// three variants (NginxAuth): behind `auth_basic` with an apr1 password (1,000 MD5 rounds on every request),
+// behind `auth_basic` with a `{SHA}` password (one SHA-1), and without authentication. apr1 alone flatters E1:
+// most of nginx's time goes into MD5 then, not into serving. Not a Node script like the other baselines: the
+// harness writes a config into a temp dir and runs /usr/sbin/nginx on it (bench/lib/child.ts), in one process
+// (`master_process off`), so that, like every other server of the bench, it has one core's worth of work and
+// its pid is the one that serves.
 //
 // It needs Debian's `nginx-light` and `apache2-utils` (for htpasswd): see NGINX_INSTALL_HINT. Without them
 // the scenarios run as usual and their nginx targets are reported as SKIP with that hint.
@@ -40,15 +43,27 @@ export function nginxMissing(): string | null {
   return `nginx baseline skipped: ${missing.join(' and ')} not found (install: ${NGINX_INSTALL_HINT})`;
 }
 
+/**
+ * How nginx checks the bench admin's Basic credentials: `apr1` (`htpasswd -m`: MD5 with 1,000 rounds), `sha`
+ * (`htpasswd -s`: `{SHA}`, one unsalted SHA-1), or `none` (no auth_basic; the same header is sent and ignored).
+ * nginx keeps no cache of verified credentials, so a password scheme costs its hash on every request.
+ */
+export type NginxAuth = 'apr1' | 'sha' | 'none';
+
+/** The htpasswd flag that makes each password scheme (none for `none`: no password file). */
+export const HTPASSWD_FLAG: Record<Exclude<NginxAuth, 'none'>, string> = { apr1: '-m', sha: '-s' };
+
 export interface NginxConfigInput {
   /** The temp dir: config, pid, logs, temp paths, htpasswd and the served file all live in it. */
   dir: string;
   port: number;
   contentType: string;
+  /** Default `apr1`, the baseline issue 15's target was set against. */
+  auth?: NginxAuth;
 }
 
 /** The whole nginx.conf. Pure, so that it is unit-tested (test/unit/bench-nginx.test.ts). */
-export function nginxConfig({ dir, port, contentType }: NginxConfigInput): string {
+export function nginxConfig({ dir, port, contentType, auth = 'apr1' }: NginxConfigInput): string {
   const q = (s: string): string => `"${s.replace(/["\\]/g, '\\$&')}"`;
   const p = (name: string): string => q(join(dir, name));
   return [
@@ -77,8 +92,8 @@ export function nginxConfig({ dir, port, contentType }: NginxConfigInput): strin
     `    root ${p('www')};`,
     "    location = /health { return 200 'ok'; }",
     `    location = ${NGINX_BODY_PATH} {`,
-    '      auth_basic "addon-pair bench";',
-    `      auth_basic_user_file ${p('htpasswd')};`,
+    // The password file's scheme (apr1 or {SHA}) decides the cost; the directives are the same.
+    ...(auth === 'none' ? [] : ['      auth_basic "addon-pair bench";', `      auth_basic_user_file ${p('htpasswd')};`]),
     '    }',
     '  }',
     '}',
@@ -93,8 +108,8 @@ export interface NginxBaseline {
 }
 
 /**
- * Starts nginx serving `body` at NGINX_BODY_PATH behind auth_basic for `username`/`password` (an apr1 hash
- * made by `htpasswd -b -c -m`, checked on every request: nginx keeps no cache of verified credentials).
+ * Starts nginx serving `body` at NGINX_BODY_PATH, behind auth_basic for `username`/`password` (a hash made by
+ * `htpasswd -b -c` with HTPASSWD_FLAG[auth], checked on every request) unless `auth` is `none`.
  * `stop()` ends it and removes the temp dir.
  */
 export async function startNginx(
@@ -102,16 +117,19 @@ export async function startNginx(
   contentType: string,
   username: string,
   password: string,
+  auth: NginxAuth = 'apr1',
 ): Promise<NginxBaseline> {
-  const dir = await mkdtemp(join(tmpdir(), 'addon-pair-bench-nginx-'));
+  const dir = await mkdtemp(join(tmpdir(), `addon-pair-bench-nginx-${auth}-`));
   try {
     await mkdir(join(dir, 'www'));
     await writeFile(join(dir, 'www', NGINX_BODY_PATH.slice(1)), body);
-    execFileSync('htpasswd', ['-b', '-c', '-m', join(dir, 'htpasswd'), username, password], { stdio: 'ignore' });
+    if (auth !== 'none') {
+      execFileSync('htpasswd', ['-b', '-c', HTPASSWD_FLAG[auth], join(dir, 'htpasswd'), username, password], { stdio: 'ignore' });
+    }
     const port = await freePort();
-    await writeFile(join(dir, 'nginx.conf'), nginxConfig({ dir, port, contentType }));
+    await writeFile(join(dir, 'nginx.conf'), nginxConfig({ dir, port, contentType, auth }));
     const { child, running } = spawnProcess(
-      'nginx',
+      `nginx-${auth}`,
       NGINX_BIN,
       // -e: the error log before the config is read (nginx would try /var/log/nginx first).
       ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')],

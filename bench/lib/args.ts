@@ -12,6 +12,11 @@ export interface BenchOptions {
   clusterNodes: number[];
   /** Forward and backward passes over clusterNodes. */
   clusterRounds: number;
+  /**
+   * `--compare <entry>`: another build of the server (its `dist/main.mjs`, say), against which every HTTP
+   * scenario is measured in turns instead of Express (bench/lib/compare.ts). null: a normal run.
+   */
+  compareEntry: string | null;
 }
 
 /** `1,2,4` → [1, 2, 4]: positive whole numbers, each once, ascending. Throws on anything else. */
@@ -24,7 +29,7 @@ export function parseNodeList(value: string | undefined): number[] {
   return [...new Set(nodes)].sort((a, b) => a - b);
 }
 
-const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>]`;
+const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>] [--compare <server entry>]`;
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -45,6 +50,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     rounds: 10,
     clusterNodes: [1, 2, 4],
     clusterRounds: 2,
+    compareEntry: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -70,6 +76,12 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       case '--cluster-rounds':
         options.clusterRounds = Math.round(positiveNumber(arg, argv[++i]));
         break;
+      case '--compare': {
+        const value = argv[++i];
+        if (!value) throw new Error(`--compare needs a server entry, e.g. ../before/dist/main.mjs\n${USAGE}`);
+        options.compareEntry = value;
+        break;
+      }
       case '--only': {
         const value = argv[++i];
         if (!value) throw new Error(`--only needs a scenario name substring\n${USAGE}`);

@@ -12,12 +12,18 @@ export type BaselineName = (typeof BASELINES)[number]['name'];
 export const NODE_HTTP_BASELINE: BaselineName = 'baseline: node:http';
 export const EXPRESS_BASELINE: BaselineName = 'baseline: express 5';
 
-export async function startBaseline(benchDir: string, script: string, name: string): Promise<RunningChild> {
+export async function startBaseline(
+  benchDir: string,
+  script: string,
+  name: string,
+  /** More environment for the script (node-http-body.ts takes the file and content type it serves). */
+  env: Record<string, string> = {},
+): Promise<RunningChild> {
   const port = await freePort();
   const { child, running } = spawnNode(name.replace(/\W+/g, '-'), [join(benchDir, 'baselines', script)], {
     // The repo root, so `--import tsx` and `express` resolve from its node_modules.
     cwd: join(benchDir, '..'),
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     port,
   });
   await waitForHttp(child, running, '/', 20_000);

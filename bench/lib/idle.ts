@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** utime + stime of all threads, in clock ticks (USER_HZ, 100 on Linux), or null without /proc. */
-function cpuTicks(pid: number): number | null {
+export function cpuTicks(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may contain spaces, so split after its closing parenthesis.
@@ -18,7 +18,13 @@ function cpuTicks(pid: number): number | null {
   }
 }
 
-const TICKS_PER_SEC = 100;
+export const TICKS_PER_SEC = 100;
+
+/** The CPU time `pid` has used so far (all threads, user and system), in seconds; null without /proc. */
+export function cpuSeconds(pid: number): number | null {
+  const ticks = cpuTicks(pid);
+  return ticks === null ? null : ticks / TICKS_PER_SEC;
+}
 
 /**
  * Resolves when `pid` used under `maxCpuShare` of one core over a `windowMs` window,

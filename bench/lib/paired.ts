@@ -23,6 +23,22 @@ export const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
+/**
+ * Each round's requests per server CPU second of one side over the other's (NaN where a round has no CPU
+ * figure). What a request costs the server moves much less with a busy machine than what it gets done per
+ * second: other processes take the CPU away from both sides, but not in the same share from round to round.
+ */
+export function cpuRoundRatios(scenario: readonly LoadResult[], other: readonly LoadResult[]): number[] {
+  const perCpuSec = (r: LoadResult | undefined): number => (r?.serverCpuSec ? r.totalRequests / r.serverCpuSec : Number.NaN);
+  return scenario.map((s, i) => perCpuSec(s) / perCpuSec(other[i]));
+}
+
+/** The median of the finite values, or null when there is none. */
+export function finiteMedian(xs: readonly number[]): number | null {
+  const finite = xs.filter(Number.isFinite);
+  return finite.length > 0 ? median(finite) : null;
+}
+
 /** Each round's scenario rate over its Express rate: their spread shows how noisy the run was. */
 export function roundRatios(scenario: readonly LoadResult[], express: readonly LoadResult[]): number[] {
   return scenario.map((s, i) => {

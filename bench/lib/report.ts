@@ -20,6 +20,8 @@ export interface RunMeta {
   rounds: number;
   connections: number;
   only: string | null;
+  /** `--compare <entry>`: the other build every HTTP scenario was measured against (bench/lib/compare.ts). */
+  compareEntry?: string | null;
   node: string;
   cpu: string;
   cores: number;
@@ -79,7 +81,8 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       r.pairedExpressRps ? String(Math.round(r.pairedExpressRps)) : '',
       num(r.ratioToExpress, 2),
       (r.roundRatios ?? []).map((x) => x.toFixed(2)).join(' '),
-      num(r.ratioToMain ?? null, 2),
+      // The variant's rate over the main server's, then its requests per server CPU second over the main server's.
+      r.cpuRatioToMain !== undefined && r.cpuRatioToMain !== null ? `${num(r.ratioToMain ?? null, 2)} (per CPU s ${num(r.cpuRatioToMain, 2)})` : num(r.ratioToMain ?? null, 2),
       // The third side of the rounds: nginx, or the scenario's paired request (bench README).
       r.pairedNginxRps ? String(Math.round(r.pairedNginxRps)) : r.nginxSkipped ? 'skipped' : r.pairedRps ? `${Math.round(r.pairedRps)} (${r.pairedLabel ?? 'paired'})` : '',
       r.ratioToNginx !== undefined ? num(r.ratioToNginx, 2) : r.ratioToPaired !== undefined ? num(r.ratioToPaired, 2) : '',
@@ -89,6 +92,29 @@ export function renderTable(results: readonly ScenarioResult[]): string {
     return `| ${cells.join(' | ')} |`;
   });
   return [head, rule, ...rows].join('\n');
+}
+
+/**
+ * The `pairWithNginx` scenarios against every server of the same bytes in their rounds (bench/lib/static-sides.ts):
+ * one row per scenario and server. Empty when no scenario had them.
+ */
+export function renderStaticTable(results: readonly ScenarioResult[]): string {
+  const rows = results.flatMap((r) =>
+    (r.staticSides ?? []).map((side) => {
+      const cells = side.skipped
+        ? [r.name, side.label, 'skipped', '—', side.skipped, '—']
+        : [r.name, side.label, num(side.requestsPerSec, 0), num(side.ratio, 2), side.roundRatios.map((x) => x.toFixed(2)).join(' '), num(side.cpuRatio ?? null, 2)];
+      return `| ${cells.join(' | ')} |`;
+    }),
+  );
+  if (rows.length === 0) return '';
+  return [
+    'Against servers of the same bytes, in the same rounds (bench/README.md, "Servers of the same bytes"):',
+    '',
+    '| scenario | server of the same bytes | its req/s (paired) | scenario × it (median) | × it per round | × it per server CPU s (median) |',
+    '|---|---|---:|---:|---|---:|',
+    ...rows,
+  ].join('\n');
 }
 
 export function renderChecks(results: readonly ScenarioResult[]): string[] {
@@ -111,12 +137,14 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     `- storage: ${meta.storageDetail}`,
     `- load: autocannon in a separate process, ${meta.connections} connections, ${meta.durationSec} s measured ` +
       `after ${meta.warmupSec} s warm-up per scenario, in ${meta.rounds} rounds taking turns with the Express baseline` +
-      `${meta.only ? `, only scenarios matching "${meta.only}"` : ''}`,
+      `${meta.only ? `, only scenarios matching "${meta.only}"` : ''}` +
+      `${meta.compareEntry ? `; --compare: each HTTP scenario on \`${meta.compareEntry}\` in turns with the main server (× main server: that build over the main one)` : ''}`,
     `- machine: ${meta.cores} × ${meta.cpu}, Node ${meta.node}, load average ${meta.loadAverage.toFixed(2)} at start`,
     `- server: \`${/\.m?js$/.test(meta.serverEntry) ? "node --max-semi-space-size=4" : "node --import tsx"} ${meta.serverEntry} serve\` with \`${env}\``,
     '',
     renderTable(results),
     '',
+    ...(renderStaticTable(results) ? [renderStaticTable(results), ''] : []),
     'Target checks:',
     '',
     '```',
@@ -159,8 +187,8 @@ export async function writeResults(
   await writeFile(jsonPath, JSON.stringify({ meta, results }, null, 2) + '\n');
 
   // latest.md is the committed picture of a *full* run; an --only run would replace it
-  // with a fragment, so partial runs only get their JSON.
-  if (meta.only) return { markdownPath: null, jsonPath };
+  // with a fragment, and a --compare run measures something else, so they only get their JSON.
+  if (meta.only || meta.compareEntry) return { markdownPath: null, jsonPath };
   const markdownPath = join(resultsDir, 'latest.md');
   const previous = await readFile(markdownPath, 'utf8').catch(() => null);
   await writeFile(markdownPath, mergeLatest(previous, meta.storage, renderMarkdownSection(meta, results)));

@@ -47,10 +47,14 @@ export function evaluateTarget(
     const { minRatioToMain: min } = target;
     return checkRatio(`≥ ${min}× the main server, in turns`, result.ratioToMain ?? null, min, 'not measured against the main server');
   }
+  if ('minCpuRatioToMain' in target) {
+    const { minCpuRatioToMain: min } = target;
+    return checkRatio(`≥ ${min}× the main server per server CPU second, in turns`, result.cpuRatioToMain ?? null, min, 'no CPU figures (no /proc?)');
+  }
   if ('minRatioToNginx' in target) {
     const { minRatioToNginx: min } = target;
     const missing = result.nginxSkipped ?? 'not measured against nginx';
-    return checkRatio(`≥ ${min}× nginx + auth_basic, in turns`, result.ratioToNginx ?? null, min, missing);
+    return checkRatio(`≥ ${min}× nginx + auth_basic (apr1), in turns`, result.ratioToNginx ?? null, min, missing);
   }
   if ('minRatioToPaired' in target) {
     const { minRatioToPaired: min } = target;

@@ -56,7 +56,9 @@ export type Target =
   | { maxRssMb: number }
   /** A `variant` scenario: req/s ≥ min × the same request on the main server, measured in turns with it. */
   | { minRatioToMain: number }
-  /** A `pairWithNginx` scenario: req/s ≥ min × nginx + auth_basic serving the same bytes, in the same rounds. */
+  /** The same per server CPU second: requests per CPU second ≥ min × the main server's, in the same rounds. */
+  | { minCpuRatioToMain: number }
+  /** A `pairWithNginx` scenario: req/s ≥ min × nginx + auth_basic (apr1) serving the same bytes, in the same rounds. */
   | { minRatioToNginx: number }
   /** A `pairedRequest` scenario: req/s ≥ min × that request on the same server, in the same rounds. */
   | { minRatioToPaired: number };
@@ -91,9 +93,11 @@ export interface HttpScenario extends ScenarioBase {
    */
   variant?: ServerVariant;
   /**
-   * Also measure nginx with `auth_basic` (bench/baselines/nginx.ts) in the same rounds, as a third side: it
-   * serves the bytes this request downloads, behind Basic for the bench admin. Its ratio is `ratioToNginx`.
-   * Without nginx installed the scenario runs as usual and its `minRatioToNginx` targets are SKIP.
+   * Also measure, in the same rounds, the servers of the bytes this request downloads (bench/lib/static-sides.ts):
+   * nginx with `auth_basic` and an apr1 password, with a `{SHA}` password, without auth
+   * (bench/baselines/nginx.ts), and bare node:http (bench/baselines/node-http-body.ts). The ratio to the apr1
+   * nginx is `ratioToNginx` (the `minRatioToNginx` target); every side's ratio is in `staticSides`. Without
+   * nginx installed its three sides are skipped and the `minRatioToNginx` targets are SKIP.
    */
   pairWithNginx?: boolean;
   /**
@@ -108,6 +112,8 @@ export interface HttpScenario extends ScenarioBase {
 export interface ServerVariant {
   name: string;
   env: Record<string, string>;
+  /** Another server entry than the main server's (`--compare`); default the same. */
+  entry?: string;
 }
 
 /**
@@ -140,6 +146,12 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** How long the server needed after the warm-up to finish its backlog (-1: gave up after 60 s). */
   settleAfterWarmupMs: number;
+  /**
+   * The CPU time the server process used while this was measured (utime + stime of all its threads, from
+   * /proc; paired rounds only). Requests per CPU second is what a request costs the server, which a busy
+   * machine moves much less than requests per second (bench/README.md, "On a busy machine").
+   */
+  serverCpuSec?: number;
 }
 
 /**
@@ -213,7 +225,15 @@ export interface ScenarioResult {
   roundRatios?: number[];
   /** Variant scenarios: the median of roundRatios, this server's rate over the main server's. */
   ratioToMain?: number | null;
-  /** `pairWithNginx` scenarios: nginx's rate over its rounds, each round's ratio to it, and their median. */
+  /** Variant scenarios: per round, this server's requests per CPU second over the main server's, and their median. */
+  cpuRoundRatios?: number[];
+  cpuRatioToMain?: number | null;
+  /**
+   * `pairWithNginx` scenarios: every server of the same bytes (STATIC_SIDES, in that order), skipped ones
+   * included with their reason.
+   */
+  staticSides?: StaticSideResult[];
+  /** `pairWithNginx` scenarios: the apr1 nginx's rate over its rounds, each round's ratio to it, and their median. */
   pairedNginxRps?: number | null;
   nginxRoundRatios?: number[];
   ratioToNginx?: number | null;
@@ -227,6 +247,25 @@ export interface ScenarioResult {
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;
+}
+
+/** One server of the same bytes in a `pairWithNginx` scenario's rounds (bench/lib/static-sides.ts). */
+export interface StaticSideResult {
+  id: string;
+  label: string;
+  /** Its rate over all its rounds; null when skipped. */
+  requestsPerSec: number | null;
+  /** Per round: the scenario's rate over this side's. */
+  roundRatios: number[];
+  /** The median of roundRatios. */
+  ratio: number | null;
+  /** The median over the rounds of the scenario's requests per server CPU second over this side's (cpuRoundRatios). */
+  cpuRatio?: number | null;
+  /** Socket errors, time-outs and responses outside 2xx of this side. */
+  failed: number;
+  totalRequests: number;
+  /** Why it was not measured (nginx not installed: the install line). */
+  skipped?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NGINX_BODY_PATH, nginxConfig } from '../../bench/baselines/nginx.ts';
+import { HTPASSWD_FLAG, NGINX_BODY_PATH, nginxConfig } from '../../bench/baselines/nginx.ts';
 
 describe('bench: the nginx + auth_basic baseline', () => {
   const conf = nginxConfig({ dir: '/tmp/bench-nginx-x', port: 41234, contentType: 'text/plain; charset=utf-8' });
@@ -24,5 +24,24 @@ describe('bench: the nginx + auth_basic baseline', () => {
 
   it('quotes a content type with a quote in it', () => {
     expect(nginxConfig({ dir: '/d', port: 1, contentType: 'text/plain; x="y"' })).toContain('default_type "text/plain; x=\\"y\\"";');
+  });
+
+  it('keeps apr1 as the default and puts {SHA} behind the same auth_basic (the password file decides the scheme)', () => {
+    const sha = nginxConfig({ dir: '/tmp/bench-nginx-x', port: 41234, contentType: 'text/plain; charset=utf-8', auth: 'sha' });
+    expect(nginxConfig({ dir: '/tmp/bench-nginx-x', port: 41234, contentType: 'text/plain; charset=utf-8', auth: 'apr1' })).toBe(conf);
+    expect(sha).toBe(conf);
+    expect(HTPASSWD_FLAG).toEqual({ apr1: '-m', sha: '-s' });
+  });
+
+  it('serves the same body without auth_basic when auth is none, with everything else as with a password', () => {
+    const open = nginxConfig({ dir: '/tmp/bench-nginx-x', port: 41234, contentType: 'text/plain; charset=utf-8', auth: 'none' });
+    expect(open).not.toContain('auth_basic');
+    expect(open).not.toContain('htpasswd');
+    expect(open).toMatch(new RegExp(`location = ${NGINX_BODY_PATH} \\{\\s*\\}`));
+    const withoutAuthLines = conf
+      .split('\n')
+      .filter((line) => !line.includes('auth_basic'))
+      .join('\n');
+    expect(open).toBe(withoutAuthLines);
   });
 });

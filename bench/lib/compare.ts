@@ -1,0 +1,27 @@
+// `npm run bench -- --compare <entry>`: two builds of the server in one run. Every HTTP scenario becomes a
+// variant scenario (runVariantScenario in run.ts): the same request on a second server started from <entry>,
+// in turns with the main server (BENCH_SERVER_ENTRY, or the bundle of this tree), and its one target is that
+// the other build keeps at least COMPARE_MIN_RATIO of the main server's rate. Measuring two builds in separate
+// runs compares two states of a shared machine; in turns, both meet the same drift.
+import type { Scenario, Target } from './types.ts';
+
+/** Issue 25: a change keeps E1 and U4 within 10 % of what they were. */
+export const COMPARE_MIN_RATIO = 0.9;
+
+export const COMPARE_VARIANT = 'compare';
+
+/**
+ * The scenarios of a `--compare` run: the HTTP ones, each measured on `entry` against the main server, with
+ * `≥ COMPARE_MIN_RATIO × the main server` as its only target (its own targets are about one build against
+ * Express or nginx, which this run does not measure). Latency scenarios and variant scenarios are left out.
+ */
+export function compareScenarios(scenarios: readonly Scenario[], entry: string): Scenario[] {
+  // Both the rate and the cost: on a busy machine the rate in turns still scatters; requests per server CPU
+  // second scatter much less (bench/README.md).
+  const targets: Target[] = [{ minRatioToMain: COMPARE_MIN_RATIO }, { minCpuRatioToMain: COMPARE_MIN_RATIO }];
+  return scenarios.flatMap((s): Scenario[] => {
+    if (s.kind === 'latency' || s.variant) return [];
+    const { pairWithNginx: _nginx, pairedRequest: _paired, ...rest } = s;
+    return [{ ...rest, targets, variant: { name: COMPARE_VARIANT, env: {}, entry } }];
+  });
+}
