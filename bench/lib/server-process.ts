@@ -11,6 +11,12 @@ export const ADMIN_PASSWORD = 'bench-admin-pw';
  * the path worth measuring (and proves a wrong password is refused every time).
  */
 export const BENCH_MAX_AUTH_ATTEMPTS = '1000000000';
+/**
+ * For the same reason, no limit of failed logins per client address (LOGIN_FAILURES_PER_ADDRESS): every bench
+ * request comes from 127.0.0.1, and `basic-wrong-password` would measure 429s after 30 requests. A scenario
+ * about that limit sets it in its own `extraEnv`.
+ */
+export const BENCH_LOGIN_FAILURES_PER_ADDRESS = '0';
 
 /** As `npm start` and the Dockerfile set it (see README, Benchmarks); the caller's own value wins. */
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
@@ -41,6 +47,7 @@ export async function startAppServer(
     DEMO: '0',
     LOG_LEVEL: 'warn',
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
+    LOGIN_FAILURES_PER_ADDRESS: BENCH_LOGIN_FAILURES_PER_ADDRESS,
     MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
     UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
     MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD,
