@@ -6,7 +6,7 @@ import { json, type ErrorCatalogue } from '../platform/openapi/operation.ts';
 export const fieldeditorError = z
   .object({
     statusCode: z.number().int(),
-    subCode: z.number().int().describe('400000 validation, 401000, 403000 admin only, 403001 no grant, 403002 unknown field, 403003 delete admins only, 404000, 404001 context not of the field, 409000, 412000 not under this base path, 413000, 415000'),
+    subCode: z.number().int().describe('400000 validation, 401000, 403000 admin only, 403001 no grant, 403002 unknown field, 403003 delete admins only, 403004 XSRF check failed, 404000, 404001 context not of the field, 409000, 412000 not under this base path, 413000, 415000'),
     message: z.string(),
     errors: z
       .array(z.object({ name: z.string(), message: z.string(), exceptionName: z.string().optional(), value: z.unknown().optional() }))
@@ -19,12 +19,12 @@ const err = (description: string) => json(fieldeditorError, description);
 export const FIELDEDITOR_ERRORS: ErrorCatalogue = {
   400: err('Validation errors (subCode 400000); `errors` names each offending parameter or property'),
   401: err('No or wrong credentials (401000)'),
-  403: err('Not an administrator (403000), no grant on the field (403001), the field does not exist (403002), or deletes are for administrators only (403003)'),
+  403: err('Not an administrator (403000), no grant on the field (403001), the field does not exist (403002), deletes are for administrators only (403003), or XSRF check failed: a cookie-only or form-type body without X-Atlassian-Token: no-check (403004)'),
   404: err('Unknown option (404000) or the context is not one of the field (404001)'),
   409: err('A concurrent write hit a uniqueness rule (409000)'),
   412: err('Not available under the 1.2 base path (412000)'),
   413: err('Body larger than 1 MB (413000)'),
-  415: err('Unsupported body encoding (415000)'),
+  415: err('Unsupported body encoding, or a body that is not application/json (415000)'),
 };
 
 export const fieldParams = z.object({
