@@ -30,7 +30,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ OUTBOUND_ALLOWLIST: ' https://a.example/x/ , http://b ' }).outboundAllowlist).toEqual(['https://a.example/x/', 'http://b']);
   });
 
+  it('reads LOGIN_FAILURES_PER_ADDRESS as <count>:<minutes>, 30:10 by default, 0 or off for none', () => {
+    expect(loadConfig({}).loginFailuresPerAddress).toEqual({ failures: 30, minutes: 10 });
+    expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: ' 5:1 ' }).loginFailuresPerAddress).toEqual({ failures: 5, minutes: 1 });
+    expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: '0' }).loginFailuresPerAddress).toBeUndefined();
+    expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: 'OFF' }).loginFailuresPerAddress).toBeUndefined();
+    expect(loadConfig({}).sessionMaxPerUser).toBe(10);
+  });
+
   it.each([
+    ['LOGIN_FAILURES_PER_ADDRESS', { LOGIN_FAILURES_PER_ADDRESS: '30' }],
+    ['LOGIN_FAILURES_PER_ADDRESS', { LOGIN_FAILURES_PER_ADDRESS: '0:10' }],
+    ['LOGIN_FAILURES_PER_ADDRESS', { LOGIN_FAILURES_PER_ADDRESS: '3:0' }],
+    ['LOGIN_FAILURES_PER_ADDRESS', { LOGIN_FAILURES_PER_ADDRESS: 'a:b' }],
+    ['SESSION_MAX_PER_USER', { SESSION_MAX_PER_USER: '0' }],
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
     ['MAX_AUTH_ATTEMPTS', { MAX_AUTH_ATTEMPTS: '0' }],
