@@ -4,7 +4,7 @@ import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
-import { reachableContexts, type ReachableContexts } from './edit-rule.ts';
+import { reachableContexts, type ReachableContexts } from './edit-rule.repository.ts';
 import { loadContext, loadField } from './fields.repository.ts';
 import { parseFieldId, parseScopeIds, type ScopeIds } from './ids.ts';
 import { resolveEditableScope, type EditableScope } from './scope.ts';
@@ -40,7 +40,7 @@ export class FieldAccess {
   }
 
   /**
-   * The field and context a write addresses, if the user may edit them (edit-rule.ts), decided INSIDE the
+   * The field and context a write addresses, if the user may edit them (edit-rule.repository.ts), decided INSIDE the
    * write's transaction `trx`, after the write took its list lock: the grant and membership rows the decision
    * rests on are taken FOR SHARE, so a revocation racing the write either is seen here (403) or waits until
    * the write has committed. The ids were parsed by the caller (a bad id is a 400 before any query).

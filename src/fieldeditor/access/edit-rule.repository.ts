@@ -9,7 +9,7 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
  *   Administrators need grants like anyone (fieldeditor-api.md, Authentication 3).
  *
  * It is expressed as SQL fragments, so that every reader applies it inside its own statement: the scope
- * query of U3, U15 and the option endpoints (scope.ts), the field lists U1 (fields/field-list.repository.ts),
+ * query of U3, U15 and the option endpoints (scope.repository.ts), the field lists U1 (fields/field-list.repository.ts),
  * and the contexts of U2 (`reachableContexts`). Change the rule here and every endpoint follows.
  *
  * A write decides with `lock` set, inside its own transaction: the grant rows and group memberships its

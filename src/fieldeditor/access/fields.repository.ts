@@ -28,3 +28,20 @@ export async function loadContext(q: Knex, field: FieldRef, rawContextId: string
   if (!row) throw contextNotFound(rawContextId);
   return toContextRef(row);
 }
+
+/** An import entry's field: by id, or by name without regard to case (the oldest of that name). Undefined: none. */
+export async function findFieldForImport(q: Knex, by: { fieldId?: number; fieldName?: string }): Promise<{ id: number; type_key: string } | undefined> {
+  const fq = q('custom_fields').select('id', 'type_key');
+  return (await (by.fieldId !== undefined ? fq.where('id', by.fieldId) : fq.where('name_key', (by.fieldName ?? '').toLowerCase()).orderBy('id')).first()) as
+    | { id: number; type_key: string }
+    | undefined;
+}
+
+/** An import entry's context of that field: `default`, an id, or a name (exact). Undefined: none. */
+export async function findContextIdForImport(q: Knex, fieldId: number, context: number | string): Promise<number | undefined> {
+  const cq = q('field_contexts').where('field_id', fieldId);
+  const row = (await (context === 'default' ? cq.andWhere('is_default', true) : typeof context === 'number' ? cq.andWhere('id', context) : cq.andWhere('name', context)).first('id')) as
+    | { id: number }
+    | undefined;
+  return row?.id;
+}

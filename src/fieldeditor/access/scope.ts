@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import type { DbKind } from '../../platform/db/knex.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
-import { firstRowPrepared } from '../../platform/db/prepared-statement.ts';
 import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
 import { fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
-import { grantsCoveringContext, grantsOnField } from './edit-rule.ts';
 import { contextNotFound } from './fields.repository.ts';
 import type { ScopeIds } from './ids.ts';
+import { selectScopeRow } from './scope.repository.ts';
 
 /** A field and one of its contexts that the user may edit. */
 export interface EditableScope {
@@ -14,58 +13,23 @@ export interface EditableScope {
   context: ContextRef;
 }
 
-interface Row {
-  f_id: number;
-  f_name: string;
-  f_description: string;
-  f_type_key: string;
-  c_id: number | null;
-  c_field_id: number;
-  c_name: string;
-  c_description: string;
-  c_is_default: boolean;
-  any_grant: boolean;
-  may_edit: boolean;
-}
-
 /**
  * Every user endpoint that addresses one context (U3, U15, U4–U14, C1–C6) resolves it here, in ONE
- * statement: the field, the context (`default` or an id of this field), whether any grant reaches the user
- * and whether one covers this context (edit-rule.ts). Reads keep the answer per user (scope.cache.ts).
- * The ids were parsed by the caller (a bad id is a 400 before any query). The failures come in the
- * documented order: a missing field 403002, no grant on the field at
+ * statement (scope.repository.ts): the field, the context (`default` or an id of this field), whether any
+ * grant reaches the user and whether one covers this context (edit-rule.repository.ts). Reads keep the answer
+ * per user (scope.cache.ts). The ids were parsed by the caller (a bad id is a 400 before any query). The
+ * failures come in the documented order: a missing field 403002, no grant on the field at
  * all 403001 (before the context is looked up, so an ungranted user cannot probe which context ids exist),
  * a missing context 404001, a context the grants do not cover 403001.
  * A write passes its transaction as `knex` and `lock`: the grant and membership rows that decide are then
- * taken FOR SHARE in the same statement (edit-rule.ts), so a concurrent revocation waits for the write or
- * is seen by it.
+ * taken FOR SHARE in the same statement (edit-rule.repository.ts), so a concurrent revocation waits for the
+ * write or is seen by it.
  */
 export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, lock = false): Promise<EditableScope> {
-  const { fieldId, context } = ids;
-  const query = knex('custom_fields as f')
-    .leftJoin('field_contexts as c', (j) => {
-      j.on('c.field_id', 'f.id');
-      if (context === 'default') j.andOnVal('c.is_default', true);
-      else j.andOnVal('c.id', context);
-    })
-    .where('f.id', fieldId)
-    .first(
-      'f.id as f_id',
-      'f.name as f_name',
-      'f.description as f_description',
-      'f.type_key as f_type_key',
-      'c.id as c_id',
-      'c.field_id as c_field_id',
-      'c.name as c_name',
-      'c.description as c_description',
-      'c.is_default as c_is_default',
-      knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id', lock)]),
-      knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id', lock)]),
-    );
-  const row = (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : await query) as Row | undefined;
+  const row = await selectScopeRow(knex, kind, user, ids, lock);
   if (!row) throw fieldNotFound();
   if (!row.any_grant) throw fieldPermissionDenied();
-  if (row.c_id === null) throw contextNotFound(String(context));
+  if (row.c_id === null) throw contextNotFound(String(ids.context));
   if (!row.may_edit) throw fieldPermissionDenied();
   return {
     field: toFieldRef({ id: row.f_id, name: row.f_name, description: row.f_description, type_key: row.f_type_key }),

@@ -31,6 +31,22 @@ export async function readDefaultOptions(q: Knex, contextId: number): Promise<De
   return rows;
 }
 
+/** Whether the context has a default value (any chosen option). */
+export async function hasDefault(q: Knex, contextId: number): Promise<boolean> {
+  return (await q('field_default_options').where('context_id', contextId).first('option_id')) !== undefined;
+}
+
+/** Removes the context's default value (every chosen option). */
+export async function clearDefault(trx: Knex.Transaction, contextId: number): Promise<void> {
+  await trx('field_default_options').where('context_id', contextId).del().returning('option_id');
+}
+
+/** Sets the chosen options of a context that has none, in this order (nothing to insert for an empty list). */
+export async function insertDefault(trx: Knex.Transaction, contextId: number, optionIds: readonly number[]): Promise<void> {
+  if (optionIds.length === 0) return;
+  await trx('field_default_options').insert(optionIds.map((option_id, position) => ({ context_id: contextId, option_id, position })));
+}
+
 export function toDefaultRead(field: FieldTypeInfo, rows: DefaultOptionRow[]): DefaultValueRead {
   const first = rows[0];
   if (!first) return {};

@@ -9,7 +9,7 @@ import { validationError } from '../fieldeditor.errors.ts';
 import { defaultKindOf, type OptionRow } from '../options/options.model.ts';
 import { findOptions } from '../options/options.repository.ts';
 import { lockListAndDecide } from '../options/list-write.ts';
-import { readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
+import { clearDefault, insertDefault, readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { unsupportedFieldType } from '../options/options.errors.ts';
 import { actorOf, type Actor } from '../access/actor.ts';
@@ -76,10 +76,8 @@ export class DefaultsService {
       const problems = wanted.flatMap((w) => problemOf(w, found.get(w.id)));
       if (problems.length > 0) throw validationError(problems);
       const previous = await readDefaultOptions(trx, context.id);
-      await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
-      if (wanted.length > 0) {
-        await trx('field_default_options').insert(wanted.map((w, position) => ({ context_id: context.id, option_id: w.id, position })));
-      }
+      await clearDefault(trx, context.id);
+      await insertDefault(trx, context.id, wanted.map((w) => w.id));
       const current = await readDefaultOptions(trx, context.id);
       await this.record(trx, actor, field, context, 'default.set', previous, current);
       return { field, context, before: previous, after: current };
@@ -97,7 +95,7 @@ export class DefaultsService {
       this.kindOf(field);
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);
-      await trx('field_default_options').where('context_id', context.id).del().returning('option_id');
+      await clearDefault(trx, context.id);
       await this.record(trx, actor, field, context, 'default.deleted', previous, []);
       return { field, context, before: previous };
     });

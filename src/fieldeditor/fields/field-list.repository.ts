@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { escapeLike } from '../../directory/users.repository.ts';
 import { FIELD_COLUMNS, type FieldRow } from '../../tracker/fields.repository.ts';
-import { fieldIdsReaching } from '../access/edit-rule.ts';
+import { fieldIdsReaching } from '../access/edit-rule.repository.ts';
 import type { PageRequest } from './fields.schemas.ts';
 
 /**
  * Set-based field lists for A1 and U1: a count and one page query (never all fields in memory), ordered by
- * the (name_key, id) index. `forUser` narrows to fields on which the user holds any grant (edit-rule.ts):
+ * the (name_key, id) index. `forUser` narrows to fields on which the user holds any grant (edit-rule.repository.ts):
  * one semi-join over the grants' principal index.
  */
 function base(q: Knex, filter: string, forUser?: AuthUser) {

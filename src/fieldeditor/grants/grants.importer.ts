@@ -3,6 +3,9 @@ import { badRequest } from '../../platform/http/app-error.ts';
 import { importPart } from '../../platform/import/import-part.ts';
 import { userName, groupName } from '../../directory/directory.schemas.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
+import { usersRepository } from '../../directory/users.repository.ts';
+import { groupsRepository } from '../../directory/groups.repository.ts';
+import { findContextIdForImport, findFieldForImport } from '../access/fields.repository.ts';
 import { grantsRepository } from './grants.repository.ts';
 
 /** A grant names its field by id or by name, and its context by id, name or `default` (none: global). */
@@ -24,28 +27,20 @@ export const grantsImport = importPart({ grants: importGrants }, [TRACKER_TOPIC]
   const s = (summary.grants = { created: 0, skipped: 0 });
   for (const [i, g] of (doc.grants ?? []).entries()) {
     const where = `Grant ${i + 1}`;
-    const field = (await (g.fieldId !== undefined
-      ? trx('custom_fields').where({ id: g.fieldId }).first('id')
-      : trx('custom_fields').where({ name_key: g.fieldName?.toLowerCase() }).orderBy('id').first('id'))) as { id: number } | undefined;
+    const field = await findFieldForImport(trx, g);
     if (!field) throw badRequest(`${where}: unknown field ${g.fieldId ?? g.fieldName}`, undefined, 'FIELD_NOT_FOUND');
     let contextId: number | null = null;
     if (g.context !== undefined) {
-      const q = trx('field_contexts').where({ field_id: field.id });
-      const row = (await (g.context === 'default' ? q.andWhere({ is_default: true }) : typeof g.context === 'number' ? q.andWhere({ id: g.context }) : q.andWhere({ name: g.context })).first('id')) as
-        | { id: number }
-        | undefined;
-      if (!row) throw badRequest(`${where}: unknown context ${g.context}`, undefined, 'CONTEXT_NOT_FOUND');
-      contextId = row.id;
+      const id = await findContextIdForImport(trx, field.id, g.context);
+      if (id === undefined) throw badRequest(`${where}: unknown context ${g.context}`, undefined, 'CONTEXT_NOT_FOUND');
+      contextId = id;
     }
     const principal = g.user !== undefined ? { type: 'user' as const, name: g.user } : { type: 'group' as const, name: g.group ?? '' };
-    const table = principal.type === 'user' ? 'users' : 'groups';
-    if (!(await trx(table).where({ name_key: principal.name.toLowerCase() }).first('id'))) {
+    const known = principal.type === 'user' ? usersRepository.findByName(trx, principal.name) : groupsRepository.findByName(trx, principal.name);
+    if (!(await known)) {
       throw badRequest(`${where}: unknown ${principal.type} ${principal.name}`, undefined, 'PRINCIPAL_NOT_FOUND');
     }
-    const existing = await trx('field_grants')
-      .where({ field_id: field.id, principal_type: principal.type, principal_key: principal.name.toLowerCase() })
-      .andWhere((w) => (contextId === null ? w.whereNull('context_id') : w.where({ context_id: contextId })))
-      .first('id');
+    const existing = await grantsRepository.exists(trx, field.id, contextId, principal);
     if (existing) s.skipped++;
     else {
       await grantsRepository.add(trx, field.id, contextId, [principal]);

@@ -51,6 +51,15 @@ export const grantsRepository = {
     await q.raw(`${insert.sql} on conflict (field_id, (coalesce(context_id, 0)), principal_type, principal_key) do nothing`, insert.bindings);
   },
 
+  /** Whether this grant exists (the same principal without regard to case, on the same context or globally). */
+  async exists(q: Knex, fieldId: number, contextId: number | null, p: Principal): Promise<boolean> {
+    const row = await q('field_grants')
+      .where({ field_id: fieldId, principal_type: p.type, principal_key: p.name.toLowerCase() })
+      .andWhere((w) => (contextId === null ? w.whereNull('context_id') : w.where({ context_id: contextId })))
+      .first('id');
+    return row !== undefined;
+  },
+
   async remove(q: Knex, fieldId: number, contextId: number | null, p: Principal): Promise<void> {
     const b = q('field_grants').where({ field_id: fieldId, principal_type: p.type, principal_key: p.name.toLowerCase() });
     await (contextId === null ? b.whereNull('context_id') : b.where({ context_id: contextId })).del().returning('id');

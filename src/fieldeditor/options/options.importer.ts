@@ -4,7 +4,9 @@ import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { badRequest } from '../../platform/http/app-error.ts';
 import { POSITION_GAP, defaultKindOf, valueKey, type DefaultKind } from './options.model.ts';
 import { isMultiLevel } from '../access/field-kinds.ts';
-import { lockList, type ListKey } from './options.repository.ts';
+import { findFieldForImport, findContextIdForImport } from '../access/fields.repository.ts';
+import { findByValue, insertOptions, listKeys, lockList, syncOptionIdSequence, type ListKey } from './options.repository.ts';
+import { hasDefault, insertDefault } from '../defaults/defaults.repository.ts';
 import { importDefaults, importOptions, type ImportOptionNode } from './options-import.schema.ts';
 
 const CHUNK = 500;
@@ -21,21 +23,15 @@ async function resolveTarget(
   where: string,
   e: { fieldId?: number; fieldName?: string; context?: number | string },
 ): Promise<Target> {
-  const fq = trx('custom_fields').select('id', 'type_key');
-  const field = (await (e.fieldId !== undefined ? fq.where('id', e.fieldId) : fq.where('name_key', (e.fieldName ?? '').toLowerCase()).orderBy('id')).first()) as
-    | { id: number; type_key: string }
-    | undefined;
+  const field = await findFieldForImport(trx, e);
   if (!field) throw badRequest(`${where}: the field ${e.fieldId ?? e.fieldName} does not exist.`);
   const ref = { id: field.id, typeKey: field.type_key };
   const kind = defaultKindOf(ref);
   if (!kind) throw badRequest(`${where}: the field ${field.id} is not a select-type field.`);
-  const cq = trx('field_contexts').where('field_id', field.id);
   const c = e.context ?? 'default';
-  const ctx = (await (c === 'default' ? cq.andWhere('is_default', true) : typeof c === 'number' ? cq.andWhere('id', c) : cq.andWhere('name', c)).first('id')) as
-    | { id: number }
-    | undefined;
-  if (!ctx) throw badRequest(`${where}: the field ${field.id} has no context ${String(c)}.`);
-  return { field: ref, kind, contextId: ctx.id };
+  const contextId = await findContextIdForImport(trx, field.id, c);
+  if (contextId === undefined) throw badRequest(`${where}: the field ${field.id} has no context ${String(c)}.`);
+  return { field: ref, kind, contextId };
 }
 
 /**
@@ -52,10 +48,7 @@ async function importList(
   where: string,
 ): Promise<void> {
   await lockList(trx, list);
-  const existing = (await trx('field_options')
-    .where('context_id', list.contextId)
-    .andWhereRaw('coalesce(parent_id, 0) = ?', [list.parentId ?? 0])
-    .select('id', 'value_key', 'position')) as { id: number; value_key: string; position: number | string }[];
+  const existing = await listKeys(trx, list);
   const idByKey = new Map(existing.map((r) => [r.value_key, r.id] as const));
   // New options go after the last one, POSITION_GAP apart (see the migration).
   let position = existing.reduce((m, r) => Math.max(m, Number(r.position) + POSITION_GAP), 0);
@@ -79,7 +72,7 @@ async function importList(
     });
   }
   for (let i = 0; i < fresh.length; i += CHUNK) {
-    const rows = (await trx('field_options').insert(fresh.slice(i, i + CHUNK)).returning(['id', 'value_key'])) as { id: number; value_key: string }[];
+    const rows = await insertOptions(trx, fresh.slice(i, i + CHUNK));
     for (const r of rows) idByKey.set(r.value_key, r.id);
     counts.created += rows.length;
   }
@@ -104,9 +97,7 @@ export const optionsImport = importPart({ options: importOptions }, [TRACKER_TOP
     progress(`options: list ${i + 1} of ${entries.length} (${counts.created} created)`);
   }
   if (counts.created > 0) {
-    await trx.raw(
-      `select setval('field_options_id_seq', greatest((select coalesce(max(id), 0) from field_options), (select last_value from field_options_id_seq)))`,
-    );
+    await syncOptionIdSequence(trx);
   }
 });
 
@@ -117,10 +108,7 @@ export const defaultsImport = importPart({ defaults: importDefaults }, [TRACKER_
     const where = `defaults[${i}]`;
     const t = await resolveTarget(trx, where, e);
     const find = async (value: string, parentId: number | null) => {
-      const row = (await trx('field_options')
-        .where({ context_id: t.contextId, value_key: valueKey(value.trim()) })
-        .andWhereRaw('coalesce(parent_id, 0) = ?', [parentId ?? 0])
-        .first('id', 'disabled')) as { id: number; disabled: boolean } | undefined;
+      const row = await findByValue(trx, { contextId: t.contextId, parentId }, value.trim());
       if (!row || row.disabled) throw badRequest(`${where}: no enabled option "${value}" in that list.`);
       return row.id;
     };
@@ -134,14 +122,12 @@ export const defaultsImport = importPart({ defaults: importDefaults }, [TRACKER_
     }
     await lockList(trx, { contextId: t.contextId, parentId: null });
     // Like every import section: what exists is kept, so a context that has a default keeps it.
-    if (await trx('field_default_options').where('context_id', t.contextId).first('option_id')) {
+    if (await hasDefault(trx, t.contextId)) {
       counts.skipped++;
       continue;
     }
     const unique = [...new Set(ids)];
-    if (unique.length > 0) {
-      await trx('field_default_options').insert(unique.map((option_id, position) => ({ context_id: t.contextId, option_id, position })));
-    }
+    await insertDefault(trx, t.contextId, unique);
     counts.created++;
   }
 });

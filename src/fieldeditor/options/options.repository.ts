@@ -235,3 +235,25 @@ export async function renumber(trx: Knex.Transaction, list: ListKey): Promise<vo
     [POSITION_GAP, list.contextId, list.parentId ?? 0],
   );
 }
+
+/** An import's view of a list: each option's id, value key and position (no order needed). */
+export async function listKeys(q: Knex, list: ListKey): Promise<{ id: number; value_key: string; position: number | string }[]> {
+  return inList(q('field_options').select('id', 'value_key', 'position'), list);
+}
+
+/** The option of the list with this value (without regard to case), with whether it is disabled. */
+export async function findByValue(q: Knex, list: ListKey, value: string): Promise<{ id: number; disabled: boolean } | undefined> {
+  return (await inList(q('field_options'), list).andWhere('value_key', valueKey(value)).first('id', 'disabled')) as { id: number; disabled: boolean } | undefined;
+}
+
+/** Inserts a batch of complete option rows (an import; positions and keys computed by the caller), answering ids and value keys. */
+export async function insertOptions(trx: Knex.Transaction, rows: readonly Record<string, unknown>[]): Promise<{ id: number; value_key: string }[]> {
+  return (await trx('field_options').insert(rows).returning(['id', 'value_key'])) as { id: number; value_key: string }[];
+}
+
+/** After rows were inserted with their own ids (an import), the id sequence continues behind the largest id. */
+export async function syncOptionIdSequence(trx: Knex.Transaction): Promise<void> {
+  await trx.raw(
+    `select setval('field_options_id_seq', greatest((select coalesce(max(id), 0) from field_options), (select last_value from field_options_id_seq)))`,
+  );
+}

@@ -31,3 +31,22 @@ export async function writeSettings(q: Knex, patch: Partial<FieldeditorSettings>
       .merge(['value', 'updated_at', 'updated_by']);
   }
 }
+
+/**
+ * Key of the transaction-scoped advisory lock that orders settings changes against deletes ("fesg").
+ * Deletes take it shared (they never wait for each other); a settings change takes it exclusively, so it
+ * waits for every delete in flight to commit, and deletes that start after it wait for it to commit and
+ * then read the new value. So no delete by a non-administrator commits after a change that forbids it
+ * has answered.
+ */
+const SETTINGS_LOCK = 0x66657367;
+
+/** A settings change: waits for every delete in flight, and makes later deletes wait, until the transaction ends. */
+export async function lockSettingsForChange(trx: Knex.Transaction): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(?)', [SETTINGS_LOCK]);
+}
+
+/** A delete: waits for a settings change in flight; never for another delete. Held until the transaction ends. */
+export async function lockSettingsForDelete(trx: Knex.Transaction): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock_shared(?)', [SETTINGS_LOCK]);
+}

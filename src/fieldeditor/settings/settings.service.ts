@@ -4,17 +4,8 @@ import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import { FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
 import type { Actor } from '../access/actor.ts';
 import { deleteAdminsOnly } from '../options/options.errors.ts';
-import { readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
+import { lockSettingsForChange, lockSettingsForDelete, readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
-
-/**
- * Key of the transaction-scoped advisory lock that orders settings changes against deletes ("fesg").
- * Deletes take it shared (they never wait for each other); a settings change takes it exclusively, so it
- * waits for every delete in flight to commit, and deletes that start after it wait for it to commit and
- * then read the new value. So no delete by a non-administrator commits after a change that forbids it
- * has answered.
- */
-const SETTINGS_LOCK = 0x66657367;
 
 /** Host-wide field-editor settings (`/admin/settings`) and the delete rule they hold. */
 export class SettingsService {
@@ -36,7 +27,7 @@ export class SettingsService {
   /** Writes the given settings (others unchanged) and answers all of them once every node has dropped its copy. */
   async update(actor: Actor, patch: Partial<FieldeditorSettings>): Promise<FieldeditorSettings> {
     const settings = await this.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(?)', [SETTINGS_LOCK]);
+      await lockSettingsForChange(trx);
       const before = await readSettings(trx);
       await writeSettings(trx, patch, actor.name);
       const after = await readSettings(trx);
@@ -57,7 +48,7 @@ export class SettingsService {
    * two locks in the same order): 403003 when only administrators may delete and the actor is not one.
    */
   async checkMayDelete(trx: Knex.Transaction, actor: Actor): Promise<void> {
-    await trx.raw('select pg_advisory_xact_lock_shared(?)', [SETTINGS_LOCK]);
+    await lockSettingsForDelete(trx);
     if (!actor.isAdmin && (await readSettings(trx)).onlyAdminsMayDeleteOptions) throw deleteAdminsOnly();
   }
 }

@@ -1,6 +1,7 @@
 import type { JobDefinition } from '../../../platform/jobs/job-types.ts';
 import { DATA_TASKS, type DataTask } from './data-tasks.ts';
 import { JOB } from './job-names.ts';
+import { claimDataTask, recordDataTaskChanges } from './jobs.repository.ts';
 
 /** JobRunDataMigrationTasks: runs every registered data task that has not run on this database yet. */
 export function dataMigrationJob(tasks: readonly DataTask[] = DATA_TASKS): JobDefinition {
@@ -12,10 +13,9 @@ export function dataMigrationJob(tasks: readonly DataTask[] = DATA_TASKS): JobDe
         ctx.signal.throwIfAborted();
         const done = await ctx.transaction(async (trx) => {
           // The record is inserted first: a concurrent run (which the runner prevents anyway) would wait here.
-          const inserted = await trx('data_migration_tasks').insert({ name: task.name }).onConflict('name').ignore().returning('name');
-          if (inserted.length === 0) return false;
+          if (!(await claimDataTask(trx, task.name))) return false;
           const changed = await task.run(trx);
-          await trx('data_migration_tasks').where({ name: task.name }).update({ changed });
+          await recordDataTaskChanges(trx, task.name, changed);
           return true;
         });
         if (done) ran.push(task.name);

@@ -1,5 +1,6 @@
 import type { JobDefinition } from '../../../platform/jobs/job-types.ts';
 import { JOB } from './job-names.ts';
+import { rebuildSearchIndex } from './jobs.repository.ts';
 
 /**
  * JobIndexCustomFieldSearchTable: rebuilds `field_search` (the table behind A1's and U1's `filter`) from
@@ -9,14 +10,7 @@ import { JOB } from './job-names.ts';
 export const searchIndexJob: JobDefinition = {
   name: JOB.indexSearchTable,
   async run(ctx) {
-    const n = await ctx.transaction(async (trx) => {
-      await trx.raw('delete from field_search');
-      const { rows } = await trx.raw<{ rows: { n: number }[] }>(
-        `with added as (insert into field_search (field_id, name_key) select id, name_key from custom_fields returning 1)
-         select count(*)::int as n from added`,
-      );
-      return Number(rows[0]?.n ?? 0);
-    });
+    const n = await ctx.transaction((trx) => rebuildSearchIndex(trx));
     return `indexed ${n} custom fields`;
   },
 };
