@@ -8,7 +8,7 @@ import type { FastPath, FastPathClaim } from './platform/http/fast-path.ts';
 import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
-import { statusHandler } from './platform/http/status.routes.ts';
+import { statusRouter } from './apidocs/operations.endpoints.ts';
 import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
 import { mountApiDocs } from './apidocs/apidocs.module.ts';
 import { lazyDocument } from './platform/openapi/document.ts';
@@ -69,7 +69,7 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
   // level less on every request).
   const root: IRouter = services.config.contextPath ? Router() : app;
   const { baseUrl } = services.config;
-  root.get('/status', statusHandler(() => services.db.knex.raw('select 1')));
+  root.use('/status', statusRouter(() => services.db.knex.raw('select 1')));
   // Prometheus metrics on this port only with their bearer token (otherwise on METRICS_PORT, or off).
   const metricsToken = services.config.metrics?.port === 0 ? services.config.metrics.token : undefined;
   if (metrics && metricsToken) root.get(METRICS_PATH, metricsHandler(metrics, metricsToken));

@@ -1,6 +1,5 @@
 // The host's API description: directory, tokens, wiki, tracker, the status check and these descriptions.
-import { z } from 'zod';
-import { json, type ApiDescription, type OperationDoc } from '../platform/openapi/operation.ts';
+import type { ApiDescription } from '../platform/openapi/operation.ts';
 import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
 import { directoryEndpoints } from '../directory/directory.endpoints.ts';
 import { tokenEndpoints } from '../directory/tokens.endpoints.ts';
@@ -8,28 +7,8 @@ import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
 import { WIKI_ERRORS } from '../wiki/wiki.openapi-schemas.ts';
 import { wikiEndpoints } from '../wiki/wiki.module.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
-import { DOCUMENT_PATHS } from './apidocs.paths.ts';
+import { documentEndpoints, OPERATIONS, statusEndpoints } from './operations.endpoints.ts';
 import { withLatestAliases } from './latest-alias.ts';
-
-const OPERATIONS = 'Operations';
-
-const platformOperations: OperationDoc[] = [
-  {
-    method: 'get', path: '/status', tag: OPERATIONS, access: 'anyone', summary: 'Health check for load balancers',
-    responses: {
-      200: json(z.object({ state: z.literal('RUNNING') }), 'Running, the database answers'),
-      503: json(z.object({ state: z.literal('ERROR') }), 'The database does not answer within 2 s'),
-    },
-  },
-  {
-    method: 'get', path: DOCUMENT_PATHS.host, tag: OPERATIONS, access: 'anyone', summary: 'This description (OpenAPI 3.1)',
-    responses: { 200: json({ type: 'object', description: 'An OpenAPI 3.1 document' }, 'The document') },
-  },
-  {
-    method: 'get', path: DOCUMENT_PATHS.codeblocks, tag: OPERATIONS, access: 'anyone', summary: 'The description of the code-block downloads (OpenAPI 3.1)',
-    responses: { 200: json({ type: 'object', description: 'An OpenAPI 3.1 document' }, 'The document') },
-  },
-];
 
 export const hostApi: ApiDescription = {
   title: 'addon-pair host REST',
@@ -51,6 +30,6 @@ export const hostApi: ApiDescription = {
   groups: [
     { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints] },
     { errors: WIKI_ERRORS, operations: wikiEndpoints },
-    { errors: {}, operations: platformOperations },
+    { errors: {}, operations: [...statusEndpoints, ...documentEndpoints] },
   ],
 };
