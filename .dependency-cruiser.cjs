@@ -4,7 +4,8 @@
  * - host features and the platform never import an add-on (the add-ons extend the hosts through hooks);
  * - the platform imports no feature;
  * - HTTP routers and endpoint declarations do not touch the database (no Knex, no repository): handlers parse,
- *   call a service, answer.
+ *   call a service, answer;
+ * - a field-editor room imports only access/, the field editor's root files and itself.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -43,6 +44,18 @@ module.exports = {
       comment: 'Routes and endpoints reach data through a service only (the row types of a repository may be imported).',
       from: { path: '\\.(routes|endpoints)\\.ts$' },
       to: { path: '(\\.repository\\.ts$|^src/platform/db/)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'fieldeditor-rooms-stay-apart',
+      severity: 'error',
+      comment:
+        'A field-editor room (a folder of src/fieldeditor/) reaches another room only through a service passed in ' +
+        '(its type may be imported): it imports access/, the root files (src/fieldeditor/*.ts) and itself. ' +
+        'fieldeditor.module.ts and fieldeditor.endpoints.ts at the root wire the rooms; description/ (the M4 document, ' +
+        'built from every declaration) and compat-1.1/ (API 1.1, declared over the options room) describe the rooms ' +
+        'and own no table, so they may import them; no room imports them.',
+      from: { path: '^src/fieldeditor/([^/]+)/', pathNot: '^src/fieldeditor/(description|compat-1\\.1)/' },
+      to: { path: '^src/fieldeditor/[^/]+/', pathNot: '^src/fieldeditor/($1|access)/', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

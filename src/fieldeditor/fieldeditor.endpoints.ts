@@ -7,7 +7,7 @@ import { grantsEndpoints, type GrantsDeps } from './grants/grants.endpoints.ts';
 import { fieldsEndpoints, type FieldsDeps } from './fields/fields.endpoints.ts';
 import { settingsEndpoints, type SettingsDeps } from './settings/settings.endpoints.ts';
 import { optionsEndpoints, type OptionsDeps } from './options/options.endpoints.ts';
-import { defaultsEndpoints, type DefaultsDeps } from './defaults/defaults.endpoints.ts';
+import { defaultsEndpoints, type DefaultsDeps } from './options/defaults.endpoints.ts';
 import { maintenanceEndpoints, type MaintenanceDeps } from './maintenance/maintenance.endpoints.ts';
 import { descriptionEndpoints, type DescriptionDeps } from './description/description.endpoints.ts';
 

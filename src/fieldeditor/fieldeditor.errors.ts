@@ -20,6 +20,8 @@ export const SUB = {
   VERSION: 412000,
   TOO_LARGE: 413000,
   UNSUPPORTED_MEDIA: 415000,
+  /** A rate limit, or too many failed logins from the address (429, with Retry-After). */
+  TOO_MANY_REQUESTS: 429000,
   INTERNAL: 500000,
 } as const;
 
@@ -30,6 +32,12 @@ export const fieldPermissionDenied = () => new AppError(403, 'NO_GRANT', NO_GRAN
 export const fieldNotFound = () =>
   new AppError(403, 'FIELD_NOT_FOUND', 'The custom field does not exist or you do not have sufficient rights for this operation.', {
     subCode: SUB.FIELD_NOT_FOUND,
+  });
+
+/** THE delete rule's refusal (settings/settings.service.ts): options, child options and defaults answer it alike. */
+export const deleteAdminsOnly = () =>
+  new AppError(403, 'DELETE_ADMINS_ONLY', 'Only administrators may delete options (host setting).', {
+    subCode: SUB.DELETE_ADMINS_ONLY,
   });
 
 /** A 400 in the field editor's shape, naming one or more offending properties. */
@@ -55,6 +63,8 @@ function defaultSubCode(err: AppError): number {
       return SUB.TOO_LARGE;
     case 415:
       return SUB.UNSUPPORTED_MEDIA;
+    case 429:
+      return SUB.TOO_MANY_REQUESTS;
     default:
       return err.status >= 500 ? SUB.INTERNAL : err.status * 1000;
   }

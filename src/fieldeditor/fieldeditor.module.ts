@@ -17,7 +17,7 @@ import { grantsImport } from './grants/grants.importer.ts';
 import { OptionsService } from './options/options.service.ts';
 import { OptionListCache } from './options/options.cache.ts';
 import { defaultsImport, optionsImport } from './options/options.importer.ts';
-import { DefaultsService } from './defaults/defaults.service.ts';
+import { DefaultsService } from './options/defaults.service.ts';
 import { healthEndpoints } from './health/health.endpoints.ts';
 import { FIELDEDITOR_CLOSED_PREFIXES, fieldeditorEndpoints } from './fieldeditor.endpoints.ts';
 import type { DescriptionDeps } from './description/description.endpoints.ts';
@@ -73,14 +73,16 @@ export function createFieldeditor(deps: {
   const access = new FieldAccess(db.knex, db.kind, db.changes);
   const settings = new SettingsService(db.knex, db.changes, eventLog);
   registerGrantCleanup(deps.directoryHooks, eventLog);
+  const grants = new GrantsService(db.knex, baseUrl, db.changes, access, eventLog);
+  const defaults = new DefaultsService(db.knex, access, events, settings, db.changes, eventLog);
   return {
     access,
     settings,
-    fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes), settings, new UserFieldReads(db.changes)),
+    fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes, grants), settings, new UserFieldReads(db.changes), defaults),
     contexts: new FieldContextsService(db.knex, db.changes, access, eventLog),
-    grants: new GrantsService(db.knex, baseUrl, db.changes, access, eventLog),
+    grants,
     options: new OptionsService(db.knex, access, events, settings, db.changes, eventLog, new OptionListCache(db.changes)),
-    defaults: new DefaultsService(db.knex, access, events, settings, db.changes, eventLog),
+    defaults,
     eventLog,
     maintenance: new MaintenanceService(db.knex, m.jobs, eventLog),
   };

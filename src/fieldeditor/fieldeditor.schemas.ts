@@ -2,6 +2,10 @@ import { z } from 'zod';
 
 /** Schemas shared by several resources of the field editor. */
 
+/** Largest page the paginated lists (fields, event log, jobs) hand out; a larger `maxResults` is served as this many (documented). */
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 20;
+
 /** true/false, or the strings "true"/"false" (any case, surrounding blanks ignored). */
 export const lenientBoolean = z.union([
   z.boolean(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { afterId, moveBody, sortBody, createOptionBody, updateOptionBody } from '../../src/fieldeditor/options/options.schemas.ts';
-import { defaultWriteBody } from '../../src/fieldeditor/defaults/defaults.schemas.ts';
+import { defaultWriteBody } from '../../src/fieldeditor/options/defaults.schemas.ts';
 import { canonicalLocale, comparatorFor, sortByValue } from '../../src/fieldeditor/options/sort.ts';
 import { OptionListCache } from '../../src/fieldeditor/options/options.cache.ts';
 import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';

@@ -6,6 +6,7 @@ import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { adminFieldPage, userFieldPage } from './field-pages.ts';
 import type { PageRequest } from './fields.schemas.ts';
+import type { GrantsService } from '../grants/grants.service.ts';
 
 type AdminPage = Awaited<ReturnType<typeof adminFieldPage>>;
 type UserPage = Awaited<ReturnType<typeof userFieldPage>>;
@@ -23,6 +24,7 @@ export class FieldPages {
   constructor(
     private readonly knex: Knex,
     changes: ChangeFeed,
+    private readonly grants: Pick<GrantsService, 'ofFields'>,
   ) {
     const options = { ttlMs: 5 * 60_000, maxEntries: 2_000, feed: { changes, topics: [TRACKER_TOPIC, DIRECTORY_TOPIC] } };
     this.adminPages = new BoundedCache({ name: 'fieldeditor_admin_pages', ...options });
@@ -30,7 +32,7 @@ export class FieldPages {
   }
 
   async admin(page: PageRequest): Promise<AdminPage> {
-    return this.served(this.adminPages, JSON.stringify(page), () => adminFieldPage(this.knex, page));
+    return this.served(this.adminPages, JSON.stringify(page), () => adminFieldPage(this.knex, page, this.grants));
   }
 
   async user(page: PageRequest, user: AuthUser): Promise<UserPage> {

@@ -4,18 +4,18 @@ import { describeContexts } from '../../tracker/contexts.service.ts';
 import { fieldsRepository } from '../../tracker/fields.repository.ts';
 import { toContextRef, toFieldRef } from '../../tracker/refs.ts';
 import { allFields, pageOfFields } from './field-list.repository.ts';
-import { grantsRepository } from '../grants/grants.repository.ts';
+import type { GrantsService } from '../grants/grants.service.ts';
 import type { PageRequest } from './fields.schemas.ts';
 import { contextRecord, fieldRecord, permissionRecord } from '../fieldeditor.presenters.ts';
 
 /**
  * A1 and U1. The paginated forms cost a fixed number of queries whatever the page size: count, page,
- * the page's grants, and (when some grant names a context) those contexts and their scope.
+ * the page's grants (asked of the grants room), and (when some grant names a context) those contexts and their scope.
  */
-export async function adminFieldPage(q: Knex, page: PageRequest) {
+export async function adminFieldPage(q: Knex, page: PageRequest, grantsOf: Pick<GrantsService, 'ofFields'>) {
   const started = performance.now();
   const { total, rows } = await pageOfFields(q, page);
-  const grants = await grantsRepository.ofFields(q, rows.map((r) => r.id));
+  const grants = await grantsOf.ofFields(rows.map((r) => r.id));
   const contextIds = [...new Set(grants.map((g) => g.context_id).filter((id): id is number => id !== null))];
   const contexts = await describeContexts(q, (await fieldsRepository.contextsByIds(q, contextIds)).map(toContextRef));
   const values = rows.map((row) => {

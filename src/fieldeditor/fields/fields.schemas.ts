@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-/** Largest page the paginated lists hand out; a larger `maxResults` is served as this many (documented). */
-export const MAX_PAGE_SIZE = 1000;
-export const DEFAULT_PAGE_SIZE = 20;
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../fieldeditor.schemas.ts';
 
 const single = (name: string) => z.string({ error: `${name} must be given once, as a single value.` });
 

@@ -5,7 +5,7 @@ import type { FieldAccess } from '../access/access.service.ts';
 import { actorOf } from '../access/actor.ts';
 import { fieldPermissionDenied } from '../fieldeditor.errors.ts';
 import { contextRecord, fieldRecord } from '../fieldeditor.presenters.ts';
-import { readDefaultValue } from '../defaults/defaults.repository.ts';
+import type { DefaultsService } from '../options/defaults.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { FieldPages } from './field-pages.cache.ts';
 import type { UserFieldReads } from './user-reads.cache.ts';
@@ -24,6 +24,7 @@ export class FieldsService {
     private readonly pages: FieldPages,
     private readonly settings: SettingsService,
     private readonly reads: UserFieldReads,
+    private readonly defaults: Pick<DefaultsService, 'storedValue'>,
   ) {}
 
   /** A1: every field with its grants. */
@@ -62,7 +63,7 @@ export class FieldsService {
     const { field, context } = await this.access.readable(user, { rawFieldId, rawContextId });
     const [details, defaultOption, mayDelete] = await Promise.all([
       describeContexts(this.knex, [context]),
-      readDefaultValue(this.knex, field, context),
+      this.defaults.storedValue(field, context),
       this.settings.mayDelete(actorOf(user)),
     ]);
     return {

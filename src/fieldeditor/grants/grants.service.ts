@@ -47,6 +47,11 @@ export class GrantsService {
     return new Map(users.map((u) => [u.name.toLowerCase(), { name: u.name, displayName: u.display_name }]));
   }
 
+  /** Every grant of these fields (A1's pages list them; the fields room asks here). */
+  ofFields(fieldIds: readonly number[]): Promise<GrantRow[]> {
+    return grantsRepository.ofFields(this.knex, fieldIds);
+  }
+
   /** A2: global permission record, optionally with the field and the users' full names. */
   async globalPermission(rawFieldId: string, expand: ReadonlySet<string>) {
     const field = await this.access.field(rawFieldId);

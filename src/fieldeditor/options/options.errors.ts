@@ -45,8 +45,3 @@ export const afterNotSibling = (afterId: number, id: number) =>
   ]);
 
 export const unsupportedFieldType = (name: string, message: string) => validationError([{ name, message }]);
-
-export const deleteAdminsOnly = () =>
-  new AppError(403, 'DELETE_ADMINS_ONLY', 'Only administrators may delete options (host setting).', {
-    subCode: SUB.DELETE_ADMINS_ONLY,
-  });

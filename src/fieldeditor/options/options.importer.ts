@@ -2,11 +2,12 @@ import type { Knex } from 'knex';
 import { importPart } from '../../platform/import/import-part.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { badRequest } from '../../platform/http/app-error.ts';
-import { POSITION_GAP, defaultKindOf, valueKey, type DefaultKind } from './options.model.ts';
+import { POSITION_GAP } from '../fieldeditor.model.ts';
+import { defaultKindOf, valueKey, type DefaultKind } from './options.model.ts';
 import { isMultiLevel } from '../access/field-kinds.ts';
 import { findFieldForImport, findContextIdForImport } from '../access/fields.repository.ts';
 import { findByValue, insertOptions, listKeys, lockList, syncOptionIdSequence, type ListKey } from './options.repository.ts';
-import { hasDefault, insertDefault } from '../defaults/defaults.repository.ts';
+import { hasDefault, insertDefault } from './defaults.repository.ts';
 import { importDefaults, importOptions, type ImportOptionNode } from './options-import.schema.ts';
 
 const CHUNK = 500;

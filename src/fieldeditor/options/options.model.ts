@@ -31,9 +31,6 @@ export const toOptionJson = (r: Pick<OptionRow, 'id' | 'value' | 'disabled'>, se
   disabled: r.disabled,
 });
 
-/** Distance between neighbouring positions after an append, a sort or a renumbering. */
-export const POSITION_GAP = 1 << 20;
-
 /** Case-insensitive comparison key of a value (kept in `value_key`; the unique index compares it). */
 export const valueKey = (value: string): string => value.toLowerCase();
 

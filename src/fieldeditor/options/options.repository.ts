@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ContextParam } from '../access/ids.ts';
-import { POSITION_GAP, valueKey, type OptionRow } from './options.model.ts';
+import { POSITION_GAP } from '../fieldeditor.model.ts';
+import { valueKey, type OptionRow } from './options.model.ts';
 
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =

@@ -16,7 +16,7 @@ import { lockListAndDecide } from './list-write.ts';
 import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
 import { OptionListCache } from './options.cache.ts';
-import { readDefaultOptions } from '../defaults/defaults.repository.ts';
+import { readDefaultOptions } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';

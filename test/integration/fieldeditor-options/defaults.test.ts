@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { addOptions, createContext, createField, grant, paths, type FieldType } from '../../helpers/tracker-fixtures.ts';
-import { readDefaultValue } from '../../../src/fieldeditor/defaults/defaults.repository.ts';
+import { readDefaultValue } from '../../../src/fieldeditor/options/defaults.repository.ts';
 
 // U15: default values per context for every field type, read and write models.
 describe('field editor default values', () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { POSITION_GAP } from '../../options/options.model.ts';
+import { POSITION_GAP } from '../../fieldeditor.model.ts';
 import { pruneUnknownNames } from '../../../directory/auth-failures.repository.ts';
 import { removeDanglingDefaults, removeDanglingGrants, repairOptionOrder } from './jobs.repository.ts';
 

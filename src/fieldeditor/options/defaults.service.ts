@@ -6,12 +6,12 @@ import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { validationError } from '../fieldeditor.errors.ts';
-import { defaultKindOf, type OptionRow } from '../options/options.model.ts';
-import { findOptions } from '../options/options.repository.ts';
-import { lockListAndDecide } from '../options/list-write.ts';
-import { clearDefault, insertDefault, readDefaultOptions, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
+import { defaultKindOf, type OptionRow } from './options.model.ts';
+import { findOptions } from './options.repository.ts';
+import { lockListAndDecide } from './list-write.ts';
+import { clearDefault, insertDefault, readDefaultOptions, readDefaultValue, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { unsupportedFieldType } from '../options/options.errors.ts';
+import { unsupportedFieldType } from './options.errors.ts';
 import { actorOf, type Actor } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import type { ScopeIds } from '../access/ids.ts';
@@ -62,6 +62,14 @@ export class DefaultsService {
   async get(field: FieldRef, context: ContextRef): Promise<DefaultValueRead> {
     this.kindOf(field);
     return this.cache.getOrLoad(context.id, async () => toDefaultRead(field, await readDefaultOptions(this.knex, context.id)));
+  }
+
+  /**
+   * U3's `defaultOption`: the read model as stored (`{}` when none is set, whatever the field type), read from
+   * the database: U3 keeps its own answer per user (fields/user-reads.cache.ts).
+   */
+  storedValue(field: FieldRef, context: ContextRef): Promise<Record<string, unknown>> {
+    return readDefaultValue(this.knex, field, context);
   }
 
   /** Replaces the default with the write model's members for this field type (other members are ignored). */

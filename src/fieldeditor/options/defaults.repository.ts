@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { defaultKindOf, toOptionJson, type FieldTypeInfo, type OptionJson, type OptionRow } from '../options/options.model.ts';
+import { defaultKindOf, toOptionJson, type FieldTypeInfo, type OptionJson, type OptionRow } from './options.model.ts';
 
 /**
  * The default-value read model of the interface: single and radio fill `defaultOption`; cascading fills
