@@ -4,6 +4,7 @@ import type { AppServices } from './services.ts';
 import { requestTrackingStep, useRequestLog } from './platform/log/request-logger.ts';
 import { RequestPipeline, type PipelineSteps } from './platform/http/pipeline.ts';
 import { inputBoundaryStep } from './platform/http/input-boundary.ts';
+import { trustedProxyStep } from './platform/http/client-address.ts';
 import type { FastPath, FastPathClaim } from './platform/http/fast-path.ts';
 import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
@@ -39,13 +40,20 @@ export interface AppOptions {
 
 /**
  * The request pipeline (platform/http/pipeline.ts): request id, request line and metrics for every request;
- * authentication and the input boundary for every request to an API.
+ * for every request to an API the client address behind trusted proxies (only with TRUST_PROXY),
+ * authentication, the rate limits (unless RATE_LIMITS=off) and the input boundary. The limits come before the
+ * input boundary, so a refused request's body is never read.
  */
 function pipelineSteps(services: AppServices): PipelineSteps {
-  const { metrics } = services;
+  const { metrics, trustedProxies, rateLimiter } = services;
   return {
     everyRequest: [requestTrackingStep(services.log, metrics && ((req, res, seconds) => metrics.requestFinished(req, res, seconds)))],
-    apiRequest: [services.authentication, inputBoundaryStep],
+    apiRequest: [
+      ...(trustedProxies ? [trustedProxyStep(trustedProxies)] : []),
+      services.authentication,
+      ...(rateLimiter ? [rateLimiter.step] : []),
+      inputBoundaryStep,
+    ],
   };
 }
 

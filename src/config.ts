@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StartupError } from './platform/startup-error.ts';
 import { DEFAULT_DATA_DIR } from './platform/db/embedded-data-dir.ts';
+import { parseTrustEntry } from './platform/http/client-address.ts';
 
 /**
  * The whole configuration, read once from the environment (a `.env` file may hold it; see main.ts).
@@ -58,6 +59,52 @@ const countPerMinutes = (name: string, def: string) =>
       return { count, minutes };
     });
 
+/** A sustained rate and a burst (`RATE_LIMIT_*`): a token bucket that holds `burst` and refills `perSecond`. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * `<per second>:<burst>` (e.g. `100:500`; the rate may have decimals, `0.5:10` is one every two seconds); `0` or
+ * `off` switches the limit off (undefined).
+ */
+const ratePerSecond = (name: string, def: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): RateLimit | undefined => {
+      const s = v === undefined || v.trim() === '' ? def : v.trim().toLowerCase();
+      if (s === '0' || s === 'off') return undefined;
+      const m = /^(\d{1,9}(?:\.\d{1,6})?):(\d{1,9})$/.exec(s);
+      const perSecond = Number(m?.[1]);
+      const burst = Number(m?.[2]);
+      if (!m || !(perSecond > 0) || burst < 1) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be <per second>:<burst> (e.g. ${def}), a rate above 0 and a burst of at least 1, or 0 to switch it off` });
+        return z.NEVER;
+      }
+      return Object.freeze({ perSecond, burst });
+    });
+
+/** TRUST_PROXY: addresses and CIDR blocks of the reverse proxies whose `X-Forwarded-For` is believed. */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const entries = (v ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      const parsed = parseTrustEntry(entry);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must list IP addresses or CIDR blocks separated by commas: ${parsed}` });
+        return z.NEVER;
+      }
+    }
+    return Object.freeze(entries);
+  });
+
 const envSchema = z.object({
   PORT: intFrom('PORT', 8080, 0, 65535),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -97,6 +144,13 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: intFrom('SESSION_IDLE_MINUTES', 30, 1, 525_600),
   SESSION_MAX_HOURS: intFrom('SESSION_MAX_HOURS', 12, 1, 8_760),
   SESSION_MAX_PER_USER: intFrom('SESSION_MAX_PER_USER', 10, 1, 10_000),
+  RATE_LIMITS: flag('RATE_LIMITS'),
+  RATE_LIMIT_DOWNLOADS: ratePerSecond('RATE_LIMIT_DOWNLOADS', '500:5000'),
+  RATE_LIMIT_READS: ratePerSecond('RATE_LIMIT_READS', '100:500'),
+  RATE_LIMIT_WRITES: ratePerSecond('RATE_LIMIT_WRITES', '50:200'),
+  RATE_LIMIT_LOGINS: ratePerSecond('RATE_LIMIT_LOGINS', '5:20'),
+  RATE_LIMIT_PER_ADDRESS: ratePerSecond('RATE_LIMIT_PER_ADDRESS', '1000:5000'),
+  TRUST_PROXY: trustProxy,
 });
 
 export type Config = Readonly<{
@@ -146,6 +200,13 @@ export type Config = Readonly<{
   sessionMaxHours: number;
   /** Live web sessions one user may have; a sign-in beyond it ends the oldest. */
   sessionMaxPerUser: number;
+  /**
+   * Rate limits per API family and credential, and per client address (docs/configuration.md, "Limits");
+   * undefined with RATE_LIMITS=off; a family's undefined limit is off.
+   */
+  rateLimits: Readonly<{ downloads?: RateLimit; reads?: RateLimit; writes?: RateLimit; logins?: RateLimit; perAddress?: RateLimit }> | undefined;
+  /** TRUST_PROXY: the reverse proxies (addresses, CIDR blocks) whose `X-Forwarded-For` names the client; empty: none. */
+  trustProxy: readonly string[];
 }>;
 
 export class ConfigError extends StartupError {}
@@ -204,5 +265,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     sessionMaxPerUser: e.SESSION_MAX_PER_USER,
+    rateLimits:
+      e.RATE_LIMITS === false
+        ? undefined
+        : Object.freeze({
+            downloads: e.RATE_LIMIT_DOWNLOADS,
+            reads: e.RATE_LIMIT_READS,
+            writes: e.RATE_LIMIT_WRITES,
+            logins: e.RATE_LIMIT_LOGINS,
+            perAddress: e.RATE_LIMIT_PER_ADDRESS,
+          }),
+    trustProxy: e.TRUST_PROXY,
   });
 }

@@ -25,6 +25,8 @@ import { JobRunner } from './platform/jobs/job-runner.ts';
 import type { SessionsService } from './web/sessions/sessions.service.ts';
 import { createSessionsService } from './web/web.module.ts';
 import { createSessionResolver } from './web/sessions/session-resolver.ts';
+import { RateLimiter } from './platform/limits/rate-limiter.ts';
+import { TrustedProxies } from './platform/http/client-address.ts';
 
 /**
  * The composition root: every service of the process (or of one test), built once from the config and an
@@ -54,6 +56,10 @@ export interface AppServices {
   metrics: Metrics | undefined;
   /** Sign-in sessions of the web interface (the third credential, after Basic and Bearer). */
   sessions: SessionsService;
+  /** The rate limits' pipeline step and buckets; undefined with RATE_LIMITS=off. */
+  rateLimiter: RateLimiter | undefined;
+  /** The proxies of TRUST_PROXY; undefined when it names none (the socket's peer is the client). */
+  trustedProxies: TrustedProxies | undefined;
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
@@ -73,6 +79,8 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   indexers.register(codeboxIndexer);
   const jobs = new JobRunner(db.knex, log, config.jobs);
   const sessions = createSessionsService(config, db, authenticator, log);
+  const { changes } = db;
+  const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => changes.nodes ?? 1);
   return {
     config,
     db,
@@ -100,7 +108,9 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     }),
     jobs,
     importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
-    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator, jobs }) : undefined,
+    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator, jobs, rateLimiter }) : undefined,
     sessions,
+    rateLimiter,
+    trustedProxies: config.trustProxy.length > 0 ? new TrustedProxies(config.trustProxy) : undefined,
   };
 }

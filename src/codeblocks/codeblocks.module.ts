@@ -1,6 +1,6 @@
 // Wiring of the code-block download API: the service for AppServices and the mounts for createApp,
 // kept here so that the shared services.ts and app.ts only gain one line each.
-import type { IRouter, RequestHandler } from 'express';
+import type { IRouter } from 'express';
 import type { Db } from '../platform/db/knex.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import type { Config } from '../config.ts';
@@ -52,6 +52,8 @@ export function mountCodeblocks(
     badInput: (err) => invalidParameter(err.message),
     // E1-E3 are GETs: no body is read, so a POST of any body stays the API's 404 (issue 26).
     nonJsonBodies: 'ignore',
+    // Its own rate limit (RATE_LIMIT_DOWNLOADS): provisioning fleets download through one credential.
+    family: 'downloads',
     routers: [
       buildRouter(
         codeblocksEndpoints,

@@ -29,6 +29,9 @@ function formatOf(req: Request): Format {
 export function appErrorBody(gen: Generation, err: AppError): ErrorBody {
   if (err.status === 401) return { error: gen.keys.unauthorized, message: MESSAGES.unauthorized };
   if (err.status === 403) return { error: gen.keys.forbidden, message: err.message };
+  // A limit (429) or busy password checks (503): the key and our message (when to come back), in every generation.
+  if (err.status === 429) return { error: gen.keys.tooManyRequests, message: err.message };
+  if (err.status === 503) return { error: gen.keys.unavailable, message: err.message };
   const ours = codeblocksErrorExtra(err);
   if (!gen.refinedErrors) return { error: gen.keys.error, message: MESSAGES.error };
   return {

@@ -8,8 +8,11 @@ export interface Generation {
   id: GenerationId;
   /** 5.0.0+: authentication is the host's job, so 401 bodies are the host's `status` shape. */
   hostAuthBodies: boolean;
-  /** `error` values of the app's own bodies. */
-  keys: { unauthorized: string; forbidden: string; error: string };
+  /**
+   * `error` values of the app's own bodies. `tooManyRequests` (a rate limit or the failed-login limit, 429) and
+   * `unavailable` (503: the password checks are too busy) are ours: the original had no such answers.
+   */
+  keys: { unauthorized: string; forbidden: string; error: string; tooManyRequests: string; unavailable: string };
   /** contentId generation and later: refined `500_ERROR_*_EXCEPTION` keys and `extraMessage` on 500. */
   refinedErrors: boolean;
   /** Wrapper of the list record: `content` (contentId, contentTitle, contentType …) or `page` (pageId, pageName …). */
@@ -18,8 +21,20 @@ export interface Generation {
   contentParam: 'contentId' | 'pageId';
 }
 
-const UNDERSCORE_KEYS = { unauthorized: '401_UNAUTHORIZED', forbidden: '403_FORBIDDEN', error: '500_ERROR' };
-const SPACED_KEYS = { unauthorized: '401 UNAUTHORIZED', forbidden: '403 FORBIDDEN', error: '500 ERROR' };
+const UNDERSCORE_KEYS = {
+  unauthorized: '401_UNAUTHORIZED',
+  forbidden: '403_FORBIDDEN',
+  error: '500_ERROR',
+  tooManyRequests: '429_TOO_MANY_REQUESTS',
+  unavailable: '503_SERVICE_UNAVAILABLE',
+};
+const SPACED_KEYS = {
+  unauthorized: '401 UNAUTHORIZED',
+  forbidden: '403 FORBIDDEN',
+  error: '500 ERROR',
+  tooManyRequests: '429 TOO MANY REQUESTS',
+  unavailable: '503 SERVICE UNAVAILABLE',
+};
 
 const GENERATIONS: Record<GenerationId, Generation> = {
   '5': { id: '5', hostAuthBodies: true, keys: UNDERSCORE_KEYS, refinedErrors: true, wrapper: 'content', contentParam: 'contentId' },

@@ -1,6 +1,6 @@
 // Wiring of the web interface's server side: the session service for AppServices and the mounts for
 // createApp, kept here so that the shared services.ts and app.ts only gain a line or two each.
-import type { IRouter, Request, RequestHandler } from 'express';
+import type { IRouter, Request } from 'express';
 import type { Config } from '../config.ts';
 import type { Db } from '../platform/db/knex.ts';
 import type { Authenticator } from '../platform/auth/authenticator.ts';
@@ -26,6 +26,8 @@ export function mountWeb(root: IRouter, pipeline: RequestPipeline, deps: { confi
   mountApi(root, pipeline, {
     path: '/rest/auth/1',
     render: renderHostJson,
+    // The sign-in verifies a password: it counts against RATE_LIMIT_LOGINS (by address: no caller is known yet).
+    loginPaths: ['/session'],
     routers: [buildRouter(sessionEndpoints, { sessions: deps.sessions, cookie, baseUrl: config.baseUrl }, { mountedAt: '/rest/auth/1' })],
   });
   const hasLiveSession = async (req: Request) => {

@@ -55,6 +55,9 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
     // Every test request comes from 127.0.0.1: the per-address limit of failed logins would couple the tests of
     // a file. Tests of that limit set it.
     LOGIN_FAILURES_PER_ADDRESS: '0',
+    // Off for the same reason, and so that a suite that fires many requests never meets a 429: the tests of the
+    // rate limits switch them on (test/integration/platform/rate-limits.test.ts).
+    RATE_LIMITS: 'off',
     ...env,
   });
   const services = createServices(config, db, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { hasher: testHasher() });

@@ -16,6 +16,8 @@ export interface AuthUser {
   via: 'basic' | 'bearer' | 'session';
   /** A read-scoped token: the request may only be a GET or HEAD (enforced in authenticate.ts). */
   readOnly: boolean;
+  /** The personal access token of a Bearer request (its rate limits are the token's, not the user's). */
+  tokenId?: number;
 }
 
 declare module 'http' {
@@ -37,7 +39,7 @@ declare global {
 export const isAdministrator = (u: Pick<AuthUser, 'isAdmin' | 'isSystemAdmin'>): boolean => u.isAdmin || u.isSystemAdmin;
 
 /** The user as the directory holds it, without the way of authentication. */
-export type DirectoryUser = Omit<AuthUser, 'via' | 'readOnly'>;
+export type DirectoryUser = Omit<AuthUser, 'via' | 'readOnly' | 'tokenId'>;
 
 /** What the authenticator needs from the directory (implemented by directory/auth-store.repository.ts). */
 export interface LoginRecord {

@@ -7,11 +7,12 @@ import { AddressThrottle, type AddressLimit } from './address-throttle.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { hashToken } from './tokens.ts';
 
-export type AuthOutcome = { ok: true; user: AuthUser } | { ok: false; reason: 'failed' | 'denied' };
+/** `verified`: this very call ran the slow password check (a login, for the rate limits), not a cached or shared one. */
+export type AuthOutcome = { ok: true; user: AuthUser; verified?: boolean } | { ok: false; reason: 'failed' | 'denied' };
 
 /** A verified password, with what a sign-in session records: the stored hash and the failures before it. */
 export type PasswordOutcome =
-  | { ok: true; user: AuthUser; passwordHash: string; priorFailures: number }
+  | { ok: true; user: AuthUser; passwordHash: string; priorFailures: number; verified?: boolean }
   | { ok: false; reason: 'failed' | 'denied' };
 
 
@@ -21,6 +22,8 @@ export interface LoginObserver {
   loginRefused(scheme: 'basic' | 'bearer', reason: 'failed' | 'denied'): void;
   /** A failed login locked its name. */
   accountLocked(): void;
+  /** A login refused before its hash: its address failed too often, or the hash pool was too busy. */
+  loginLimited?(reason: 'failed_logins_per_address' | 'hash_pool_busy'): void;
 }
 
 export interface AuthenticatorOptions {
@@ -98,11 +101,14 @@ export class Authenticator {
     if (!credentials) outcome = { ok: false, reason: 'failed' };
     else {
       let check = this.checks.get(key);
+      const joined = check !== undefined;
       if (!check) {
         check = this.basic(credentials, key, cached, client).finally(() => this.checks.delete(key));
         this.checks.set(key, check);
       }
       outcome = await check;
+      // Only the request that ran the check verified a password: those that joined it waited, nothing more.
+      if (joined && outcome.ok && outcome.verified) outcome = { ok: true, user: outcome.user };
     }
     if (!outcome.ok) this.observer?.loginRefused('basic', outcome.reason);
     return outcome;
@@ -122,8 +128,7 @@ export class Authenticator {
     // request with a new 60 KB name would add a 60 KB row of failed logins. The lookup key is the lower-case
     // name, which can be longer than the name itself (200 × 'İ' becomes 400 characters), so both count.
     if (username.length > MAX_USERNAME_LENGTH || username.toLowerCase().length > MAX_USERNAME_LENGTH) {
-      hasher.pool.admit();
-      this.throttle.reserve(client);
+      this.admitGuess(client);
       await hasher.burn(password, true);
       return { ok: false, reason: 'failed' };
     }
@@ -147,8 +152,7 @@ export class Authenticator {
 
     // A guess. Refused before anything is counted when the hash would wait too long (503) or the address has
     // failed too often (429); then counted for the address and the name before the hash runs.
-    hasher.pool.admit();
-    const release = this.throttle.reserve(client);
+    const release = this.admitGuess(client);
     let counted: number | undefined;
     try {
       counted = await store.recordFailure(username, maxAttempts, lockoutMinutes);
@@ -174,7 +178,26 @@ export class Authenticator {
     }
     release();
     await store.clearFailures(username);
-    return this.succeed(user, login, { key, since, username, mark, seen });
+    return { ...this.succeed(user, login, { key, since, username, mark, seen }), verified: true };
+  }
+
+  /**
+   * A guess may start its hash: refused (503) when the hash pool would keep it waiting too long, or (429) when
+   * its address failed too often; answers what gives the address's place back. Told to the metrics.
+   */
+  private admitGuess(client: string | undefined): () => void {
+    try {
+      this.opts.hasher.pool.admit();
+    } catch (err) {
+      this.observer?.loginLimited?.('hash_pool_busy');
+      throw err;
+    }
+    try {
+      return this.throttle.reserve(client);
+    } catch (err) {
+      this.observer?.loginLimited?.('failed_logins_per_address');
+      throw err;
+    }
   }
 
   /** The success of a check: the entry cached (for a Basic header), the outcome answered. */
@@ -182,7 +205,7 @@ export class Authenticator {
     user: NonNullable<LoginRecord['user']>,
     login: LoginRecord,
     c: { key: string | undefined; since: number; username: string; mark: () => number; seen: number },
-  ): PasswordOutcome {
+  ): Extract<PasswordOutcome, { ok: true }> {
     const { passwordHash, ...profile } = user;
     const authUser = asAuthUser(profile, 'basic');
     if (c.key !== undefined) {
@@ -270,7 +293,7 @@ export class Authenticator {
         return { ok: false, reason: 'failed' };
       }
       entry = this.cache.bearer.set(tokenHash, {
-        user: asAuthUser(record.user, 'bearer', record.scope === 'read'),
+        user: asAuthUser(record.user, 'bearer', record.scope === 'read', record.tokenId),
         tokenId: record.tokenId,
         tokenExpiresAt: record.expiresAt,
         lastUsedAt: record.lastUsedAt,
@@ -310,6 +333,6 @@ export class Authenticator {
 const current = (entry: BasicEntry) => entry.mark() === entry.seen;
 
 /** The request user of a cache entry: frozen, because every request it authenticates shares it. */
-export function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false): AuthUser {
-  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via, readOnly });
+export function asAuthUser(user: DirectoryUser, via: AuthUser['via'], readOnly = false, tokenId?: number): AuthUser {
+  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]), via, readOnly, ...(tokenId === undefined ? {} : { tokenId }) });
 }

@@ -5,6 +5,7 @@ import type { AuthUser } from './auth-user.ts';
 import type { AuthOutcome, Authenticator } from './authenticator.ts';
 import { parseBearerAuthorization } from './basic-credentials.ts';
 import { hashToken } from './tokens.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 /**
  * Passport strategies for the two schemes, on passport's Strategy protocol (`success`, `fail`, `error`), run by
@@ -44,7 +45,12 @@ export abstract class HeaderStrategy extends Strategy {
   override authenticate(req: Request): void {
     const header = req.headers.authorization ?? '';
     this.check(header, this.missedKeys.get(req), req).then(
-      (outcome) => (outcome.ok ? this.success(outcome.user) : this.fail({ reason: outcome.reason }, 401)),
+      (outcome) => {
+        if (!outcome.ok) return this.fail({ reason: outcome.reason }, 401);
+        // A request that ran the slow password check itself is a login for the rate limits (rate-limiter.ts).
+        if (outcome.verified === true) req.passwordVerified = true;
+        this.success(outcome.user);
+      },
       (err: unknown) => this.error(err as Error),
     );
   }
@@ -59,8 +65,8 @@ export class BasicHeaderStrategy extends HeaderStrategy {
     return this.authenticator.cachedBasic(header, key);
   }
   protected check(header: string, key: string | undefined, req: Request) {
-    // The client address counts failed logins per address (TRUST_PROXY is not read yet: the socket's peer).
-    return this.authenticator.basicHeader(header, key, req.socket.remoteAddress);
+    // The client address counts failed logins per address (behind TRUST_PROXY's proxies: the client they name).
+    return this.authenticator.basicHeader(header, key, clientAddress(req));
   }
 }
 

@@ -39,6 +39,12 @@ export interface ChangeFeed {
    * must not depend on it for correctness: they compare `counter` instead.
    */
   on(topic: string, fn: () => void): () => void;
+  /**
+   * How many nodes listen on this database, this one included (1 for an embedded database), as last counted:
+   * on PostgreSQL the listener thread counts them when it connects and every few seconds. The rate limits
+   * give each node its share of a limit (docs/operations.md, "Rate limits in a cluster"). Absent: 1.
+   */
+  readonly nodes?: number;
   close(): Promise<void>;
 }
 
@@ -54,6 +60,7 @@ export interface FeedObserver {
 /** One process owns the database (PGlite): local delivery is complete. */
 export class LocalChangeFeed implements ChangeFeed {
   readonly live = true;
+  readonly nodes = 1;
   observer: FeedObserver | undefined;
   private readonly inProcess = new InProcessChanges(false);
   on = (topic: string, fn: () => void) => this.inProcess.on(topic, fn);
@@ -69,10 +76,13 @@ const CHANNEL = 'addon_pair_changes';
 /** Marks our listener sessions in pg_stat_activity, so a publisher can count the nodes to wait for. */
 const LISTENER_NAME = 'addon-pair-change-listener';
 const ACK_TIMEOUT_MS = 2000;
+/** How often the listener thread counts the listening nodes (a node that joins is counted within this time). */
+const NODE_COUNT_MS = 5000;
 
 type WorkerMessage =
   | { type: 'published'; id: number; seconds?: number; complete?: boolean }
   | { type: 'changed'; topic: string | null }
+  | { type: 'nodes'; n: number }
   | { type: 'warn'; msg: string; err: string };
 
 /**
@@ -94,6 +104,8 @@ export class PgChangeFeed implements ChangeFeed {
   /** `listen: 'on-publish'` and nothing published yet: the listener thread is started by the first publish. */
   private deferred: boolean;
   observer: FeedObserver | undefined;
+  /** Listening nodes, as the listener thread last counted them (kept while it is down). */
+  nodes = 1;
 
   /**
    * `listen: 'on-publish'` is for a short command-line run: it caches nothing, so it needs no listening
@@ -171,6 +183,7 @@ export class PgChangeFeed implements ChangeFeed {
         listenerName: LISTENER_NAME,
         nodeId: this.nodeId,
         ackTimeoutMs: ACK_TIMEOUT_MS,
+        nodeCountMs: NODE_COUNT_MS,
         liveCell: LIVE_CELL,
         epochCell: EPOCH_CELL,
       },
@@ -207,6 +220,8 @@ export class PgChangeFeed implements ChangeFeed {
       }
       this.observer?.received();
       this.inProcess.runCallbacks(m.topic);
+    } else if (m.type === 'nodes') {
+      this.nodes = Math.max(1, m.n);
     } else if (m.type === 'warn') {
       this.log?.warn({ err: m.err }, m.msg);
     }

@@ -10,7 +10,8 @@
  *
  * Messages to the main thread: `{ type: 'published', id, seconds?, complete? }` when a publish is done,
  * `{ type: 'changed', topic }` after another node's change (topic null: everything, after a reconnect or a
- * loss), `{ type: 'warn', msg, err }` for the log. From it: `{ type: 'publish', id, topic, slot, nonce }`
+ * loss), `{ type: 'nodes', n }` with the listening nodes (this one included) when connected and every
+ * `nodeCountMs`, `{ type: 'warn', msg, err }` for the log. From it: `{ type: 'publish', id, topic, slot, nonce }`
  * and `{ type: 'close' }`.
  *
  * Notifications: `c|topic|nonce|origin|slot` announces a change, `a|nonce` acknowledges one. The slot is
@@ -21,7 +22,7 @@ export const CHANGE_LISTENER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const pg = require(workerData.pgPath);
-const { url, cells, channel, listenerName, nodeId, ackTimeoutMs, liveCell, epochCell } = workerData;
+const { url, cells, channel, listenerName, nodeId, ackTimeoutMs, nodeCountMs, liveCell, epochCell } = workerData;
 
 let client;
 let connected = false;
@@ -31,6 +32,7 @@ let retryScheduled = false;
 const pending = new Map();
 
 const post = (m) => parentPort.postMessage(m);
+const COUNT_LISTENERS = 'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()';
 const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ? err.message : String(err) });
 
 function acknowledge(nonce) {
@@ -75,10 +77,7 @@ async function publish(m) {
   const result = { type: 'published', id: m.id };
   let timer;
   try {
-    const { rows } = await c.query(
-      'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
-      [listenerName],
-    );
+    const { rows } = await c.query(COUNT_LISTENERS, [listenerName]);
     const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
     const acknowledged = new Promise((resolve) => {
       pending.set(m.nonce, { missing: others + 1, done: resolve });
@@ -97,6 +96,19 @@ async function publish(m) {
     post(result);
   }
 }
+
+// The nodes listening now, for the rate limits' shares: counted on this connection, never on the main thread.
+async function countNodes() {
+  const c = client;
+  if (!connected || !c) return;
+  try {
+    const { rows } = await c.query(COUNT_LISTENERS, [listenerName]);
+    post({ type: 'nodes', n: rows[0]?.n ?? 1 });
+  } catch {
+    // The connection's own error handler reports a lost connection.
+  }
+}
+if (nodeCountMs > 0) setInterval(() => void countNodes(), nodeCountMs);
 
 async function connect() {
   retryScheduled = false;
@@ -119,6 +131,7 @@ async function connect() {
     connected = true;
     retryMs = 500;
     post({ type: 'changed', topic: null });
+    void countNodes();
   } catch (err) {
     warn('change listener could not connect; retrying', err);
     lost();

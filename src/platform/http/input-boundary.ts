@@ -19,7 +19,13 @@ const invalidInput = (problems: FieldProblem[]) =>
   new AppError(400, INVALID_INPUT, problems.map((p) => `${p.name}: ${p.message}`).join('; '), { details: problems });
 
 /** Deepest nesting of a JSON body walked (express.json accepts any depth; a deeper body is refused). */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
+
+/**
+ * Longest query string (characters after `?`, as sent): common proxies refuse request lines much longer than
+ * 8 KiB, and no endpoint needs one; a longer query is refused (400) before anything parses it.
+ */
+export const MAX_QUERY_LENGTH = 8 * 1024;
 
 /** Checks every string of a parsed JSON body, object keys included; collects at most a few problems. */
 function checkValue(value: unknown, name: string, depth: number, problems: FieldProblem[]): void {
@@ -47,10 +53,18 @@ function checkValue(value: unknown, name: string, depth: number, problems: Field
 }
 
 /**
- * Path segments and query values. Without a `%` in the URL nothing can be wrong (Node refuses raw control
- * characters in the request line), so the hot path of downloads and cached reads pays one `indexOf`.
+ * The query's length, then path segments and query values. Without a `%` in the URL nothing can be wrong (Node
+ * refuses raw control characters in the request line), so the hot path of downloads and cached reads pays a
+ * length comparison and one `indexOf`.
  */
 function checkUrl(url: string, problems: FieldProblem[]): void {
+  if (url.length > MAX_QUERY_LENGTH) {
+    const start = url.indexOf('?');
+    if (start >= 0 && url.length - start - 1 > MAX_QUERY_LENGTH) {
+      problems.push({ name: 'query', message: `is longer than ${MAX_QUERY_LENGTH} characters.` });
+      return;
+    }
+  }
   if (url.indexOf('%') < 0) return;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);

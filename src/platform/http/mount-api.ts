@@ -26,6 +26,10 @@ export interface ApiMount {
    * `X-Atlassian-Token: no-check`) or 415 (body-type.ts). `ignore`: for an API that takes no bodies at all.
    */
   nonJsonBodies?: 'refuse' | 'ignore';
+  /** `downloads`: the rate limits count every request of this API as a download (the code-block API). */
+  family?: 'downloads';
+  /** Paths under `path` where a POST verifies a password (the sign-in): the rate limits count them as logins. */
+  loginPaths?: string[];
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -38,7 +42,11 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  */
 export function mountApi(root: IRouter, pipeline: RequestPipeline, api: ApiMount): void {
   const paths = api.aliases ? [api.path, ...api.aliases] : [api.path];
-  const info = pipeline.addApi(paths, { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore' });
+  const info = pipeline.addApi(
+    paths,
+    { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore', family: api.family },
+    api.loginPaths,
+  );
   const r = Router();
   for (const h of api.before ?? []) r.use(h);
   r.use(pipeline.apiMiddleware(info));

@@ -16,6 +16,13 @@ export interface ApiInfo {
   readonly bodyLimit: number;
   /** Whether a state-changing request with a body that is not JSON is refused (body-type.ts). */
   readonly refuseNonJsonBodies: boolean;
+  /** `downloads`: every request of this API counts against the download limit (the code-block API). */
+  readonly family?: 'downloads' | undefined;
+  /**
+   * Paths (context path included, lower case, no trailing slash) where a POST verifies a password (the
+   * sign-in): such a request counts against the login limit, before its handler hashes anything.
+   */
+  readonly loginPaths?: readonly string[] | undefined;
 }
 
 export interface RequestStep {
@@ -36,46 +43,79 @@ export interface PipelineSteps {
   readonly apiRequest: readonly RequestStep[];
 }
 
-/** How far a request went: each phase runs once, and its outcome is kept for the road that takes over. */
-interface Progress {
-  every?: { error: unknown };
-  api?: { mount: ApiInfo; error: unknown };
-}
-
+/**
+ * How far a request went: each phase runs once, and its outcome is kept on the request for the road that takes
+ * over. Plain fields rather than a record, since every request of the hot paths would allocate one.
+ */
 declare module 'http' {
   interface IncomingMessage {
-    /** This request's progress through the pipeline (see RequestPipeline). */
-    pipeline?: Progress;
+    /** The steps for every request have run; `pipelineEveryError` is what they refused with, if anything. */
+    pipelineEveryDone?: boolean;
+    pipelineEveryError?: unknown;
+    /** The API whose steps have run; `pipelineApiError` is what they refused with, if anything. */
+    pipelineApi?: ApiInfo;
+    pipelineApiError?: unknown;
   }
 }
 
-/** Runs `steps` in order; `done` gets the first error, exactly once, even when a step throws. */
+/**
+ * Runs `steps` in order; `done` gets the first error (or undefined), exactly once, even when a step throws. Steps
+ * that call `next` before they return are run in a loop, without recursion; a step that goes on later resumes it.
+ */
 function runSteps(steps: readonly RequestStep[], req: IncomingMessage, res: ServerResponse, api: ApiInfo | undefined, done: StepNext): void {
   let i = 0;
   let finished = false;
+  let looping = false;
+  let calledBack = false;
   const finish = (err: unknown) => {
     if (finished) return;
     finished = true;
     done(err);
   };
   const next: StepNext = (err) => {
-    if (err !== undefined || i === steps.length) return finish(err);
-    const step = steps[i++]!;
-    try {
-      step.run(req, res, next, api);
-    } catch (thrown) {
-      finish(thrown ?? new Error(`pipeline step ${step.name} threw`));
-    }
+    if (err !== undefined) return finish(err);
+    if (looping) calledBack = true;
+    else loop();
   };
-  next();
+  const loop = () => {
+    looping = true;
+    while (!finished && i < steps.length) {
+      const step = steps[i++]!;
+      calledBack = false;
+      try {
+        step.run(req, res, next, api);
+      } catch (thrown) {
+        finish(thrown ?? new Error(`pipeline step ${step.name} threw`));
+      }
+      // Not called back yet: the step goes on later and calls `next` then, which resumes the loop.
+      if (!calledBack) {
+        looping = false;
+        return;
+      }
+    }
+    looping = false;
+    finish(undefined);
+  };
+  loop();
 }
 
-/** True when `pathname` is `prefix` or below it, compared as Express's mounts compare (case-insensitive). */
-function underPrefix(pathname: string, prefixLower: string): boolean {
+/**
+ * True when `url` (a request's URL, query included) is `prefixLower` or below it, compared as Express's mounts
+ * compare (case-insensitive), without making a string: the listener asks this of every fast-path request.
+ */
+function underPrefix(url: string, prefixLower: string): boolean {
   const n = prefixLower.length;
-  if (pathname.length < n) return false;
-  if (pathname.length > n && pathname.charCodeAt(n) !== 47 /* '/' */) return false;
-  return pathname.slice(0, n).toLowerCase() === prefixLower;
+  if (url.length < n) return false;
+  if (url.length > n) {
+    const after = url.charCodeAt(n);
+    if (after !== 47 /* / */ && after !== 63 /* ? */) return false;
+  }
+  for (let k = 0; k < n; k++) {
+    let c = url.charCodeAt(k);
+    if (c >= 65 && c <= 90) c += 32; // A-Z
+    if (c !== prefixLower.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 export class RequestPipeline {
@@ -86,35 +126,39 @@ export class RequestPipeline {
     private readonly contextPath: string,
   ) {}
 
-  /** Registers an API mount (at each of its paths), in the order Express tries them (mount-api.ts). */
-  addApi(paths: readonly string[], options: Omit<ApiInfo, 'paths'>): ApiInfo {
-    const info: ApiInfo = { paths, ...options };
+  /**
+   * Registers an API mount (at each of its paths), in the order Express tries them (mount-api.ts). `logins`:
+   * paths under the mount where a POST is a login (see ApiInfo.loginPaths), under each of its paths.
+   */
+  addApi(paths: readonly string[], options: Omit<ApiInfo, 'paths' | 'loginPaths'>, logins?: readonly string[]): ApiInfo {
+    const loginPaths = logins && paths.flatMap((p) => logins.map((l) => (this.contextPath + p + l).toLowerCase().replace(/\/+$/, '')));
+    const info: ApiInfo = { paths, ...options, ...(loginPaths ? { loginPaths } : {}) };
     for (const path of paths) this.mounts.push({ info, fullLower: (this.contextPath + path).toLowerCase() });
     return info;
   }
 
-  /** The API mount Express routes `pathname` (context path included) to: the first registered that matches. */
-  apiOf(pathname: string): ApiInfo | undefined {
-    for (const m of this.mounts) if (underPrefix(pathname, m.fullLower)) return m.info;
+  /** The API mount Express routes `url` (context path included; a query may follow) to: the first registered that matches. */
+  apiOf(url: string): ApiInfo | undefined {
+    for (const m of this.mounts) if (underPrefix(url, m.fullLower)) return m.info;
     return undefined;
   }
 
   /** The steps for every request, once per request; `done` gets their outcome (again on a second call). */
   runEveryRequest(req: IncomingMessage, res: ServerResponse, done: StepNext): void {
-    const progress = (req.pipeline ??= {});
-    if (progress.every) return done(progress.every.error);
+    if (req.pipelineEveryDone) return done(req.pipelineEveryError);
     runSteps(this.steps.everyRequest, req, res, undefined, (error) => {
-      progress.every = { error };
+      req.pipelineEveryDone = true;
+      req.pipelineEveryError = error;
       done(error);
     });
   }
 
   /** The API steps for `api`, once per request; `done` gets their outcome (again on a second call). */
   runApi(req: IncomingMessage, res: ServerResponse, api: ApiInfo, done: StepNext): void {
-    const progress = (req.pipeline ??= {});
-    if (progress.api?.mount === api) return done(progress.api.error);
+    if (req.pipelineApi === api) return done(req.pipelineApiError);
     runSteps(this.steps.apiRequest, req, res, api, (error) => {
-      progress.api = { mount: api, error };
+      req.pipelineApi = api;
+      req.pipelineApiError = error;
       done(error);
     });
   }

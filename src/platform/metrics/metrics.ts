@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Knex } from 'knex';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { allCacheStats } from '../cache/cache-stats.ts';
 import type { ChangeFeed } from '../events/change-feed.ts';
 import { listRegisteredRoutes } from '../http/route-walk.ts';
@@ -24,6 +25,8 @@ export interface MetricsSources {
   changes: ChangeFeed;
   authenticator: Authenticator;
   jobs: Pick<JobRunner, 'onRunFinished'>;
+  /** The rate limits, when they are on. */
+  rateLimiter?: RateLimiter | undefined;
 }
 
 /** The parts of tarn's pool (knex's connection pool) that tell how busy it is. */
@@ -118,10 +121,28 @@ export class Metrics {
 
     const refused = new Counter({ name: 'addon_pair_auth_failed_logins_total', help: 'Refused credentials by scheme and reason (failed: wrong, unknown or malformed; denied: the name is locked)', labelNames: ['scheme', 'reason'], registers: register });
     const locks = new Counter({ name: 'addon_pair_auth_accounts_locked_total', help: 'Names this process locked after too many failed logins', registers: register });
+    // Requests refused by a limit, by API family and reason: the rate limits' buckets (credential, address) and
+    // the login limits in front of the password hash (failed logins per address, the busy hash pool).
+    const limited = new Counter({
+      name: 'addon_pair_rate_limited_total',
+      help: 'Requests refused by a limit (429, or 503 for a busy password check), by API family and reason: credential, address, failed_logins_per_address, hash_pool_busy',
+      labelNames: ['family', 'reason'],
+      registers: register,
+    });
+    if (sources.rateLimiter) sources.rateLimiter.observer = { limited: (family, reason) => limited.inc({ family, reason }) };
     sources.authenticator.observer = {
       loginRefused: (scheme, reason) => refused.inc({ scheme, reason }),
       accountLocked: () => locks.inc(),
+      loginLimited: (reason) => limited.inc({ family: 'logins', reason }),
     };
+    new Gauge({
+      name: 'addon_pair_cluster_nodes',
+      help: 'Nodes listening on this database, this one included, as last counted (each takes 1/N of every rate limit)',
+      registers: register,
+      collect() {
+        this.set(changes.nodes ?? 1);
+      },
+    });
     const jobRuns = new Counter({ name: 'addon_pair_job_runs_total', help: 'Background job runs this process finished, by job name and outcome', labelNames: ['job', 'outcome'], registers: register });
     const jobSeconds = new Counter({ name: 'addon_pair_job_run_seconds_total', help: 'Time spent in the job runs this process finished, by job name', labelNames: ['job'], registers: register });
     sources.jobs.onRunFinished((job, outcome, seconds) => {

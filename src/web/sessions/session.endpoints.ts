@@ -4,6 +4,7 @@ import { AppError } from '../../platform/http/app-error.ts';
 import { LOGIN_REASON_HEADER } from '../../platform/auth/authenticate.ts';
 import { currentUser, notSignedIn } from '../../platform/auth/guards.ts';
 import { parseWith } from '../../platform/http/validate.ts';
+import { clientAddress } from '../../platform/http/client-address.ts';
 import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { empty, json } from '../../platform/openapi/operation.ts';
 import { clearedSessionCookie, readSessionCookie, sessionCookie, SESSION_COOKIE, type CookieScope } from './session-cookie.ts';
@@ -50,7 +51,7 @@ export const sessionEndpoints: Endpoint<SessionDeps>[] = [
     body: signInBody, responses: { 200: json(signedIn, 'Signed in; the cookie is set') }, errors: [400, 401, 429, 503],
     handle: async (req, res, { sessions, cookie }) => {
       const body = parseWith(signInBody, req.body, 'body');
-      const result = await sessions.signIn(body.username, body.password, req.socket.remoteAddress);
+      const result = await sessions.signIn(body.username, body.password, clientAddress(req));
       if (!result.ok) throw signInRefused(result.reason);
       res.setHeader('Set-Cookie', sessionCookie(result.id, cookie));
       res.setHeader('Cache-Control', 'no-store');
