@@ -7,10 +7,11 @@ import type { TestProject } from 'vitest/node';
 import { createDb, migrateLatest } from '../src/platform/db/knex.ts';
 import { createPgliteDb } from '../src/platform/db/pglite-db.ts';
 import { buildClient } from '../scripts/build.mjs';
+import { PGLITE_TEST_START_PARAMS } from './helpers/pglite-test-params.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** File holding a dump of a migrated PGlite database (engineering notes B.5: load ≈0.7 s, create ≈4 s). */
+    /** Folder of a migrated PGlite database, copied for each test file (see test-db.ts). */
     pgliteTemplate: string;
     /** Name of a migrated template database on TEST_DATABASE_URL's server, or '' without one. */
     pgTemplateDb: string;
@@ -19,15 +20,18 @@ declare module 'vitest' {
 
 const RUN_PREFIX = `addon_pair_t${process.pid}_${Date.now().toString(36)}`;
 
+/**
+ * A migrated PGlite database in a folder (PGlite's file system for Node), closed cleanly. A test file's database
+ * is a copy of the folder, opened where it lies: PGlite reads the pages it needs, where loading a dump (a
+ * tarball, the previous way) copied all 40 MB into memory through a Blob first (test/README.md, "Where the time goes").
+ */
 async function buildPgliteTemplate(): Promise<string> {
-  const pglite = await PGlite.create();
+  const dir = path.join(os.tmpdir(), `${RUN_PREFIX}_pglite`);
+  const pglite = await PGlite.create({ dataDir: dir, startParams: PGLITE_TEST_START_PARAMS });
   const db = createPgliteDb({ pglite, acquireTimeoutMs: 60_000 });
   await migrateLatest(db);
-  const dump = await pglite.dumpDataDir('none');
-  const file = path.join(os.tmpdir(), `${RUN_PREFIX}.tar`);
-  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await db.close();
-  return file;
+  return dir;
 }
 
 async function buildPgTemplate(url: string): Promise<string> {
@@ -57,14 +61,23 @@ async function dropRunDatabases(url: string): Promise<void> {
   await admin.end();
 }
 
+/**
+ * Runs once per run, for the root project only (vitest.config.ts): every project reads what it provides. The
+ * PostgreSQL template is made only when a project that runs on PostgreSQL was selected.
+ */
 export default async function setup(project: TestProject) {
-  const url = process.env.TEST_DATABASE_URL;
+  const onPostgres = project.vitest.projects.some((p) => p.config.env?.TEST_DB === 'pg');
+  const url = onPostgres ? process.env.TEST_DATABASE_URL : undefined;
   // The web interface is built here too, so the browser tests (and GET /) serve what the source says on a fresh clone.
   const [template, pgTemplate] = await Promise.all([buildPgliteTemplate(), url ? buildPgTemplate(url) : Promise.resolve(''), buildClient()]);
   project.provide('pgliteTemplate', template);
   project.provide('pgTemplateDb', pgTemplate);
   return async () => {
-    fs.rmSync(template, { force: true });
+    // The template and the copies of the test files (`<template>_<random>`, see test-db.ts) that a killed worker left.
+    const dir = path.dirname(template);
+    for (const name of fs.readdirSync(dir)) {
+      if (name.startsWith(path.basename(template))) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    }
     if (url) await dropRunDatabases(url);
   };
 }

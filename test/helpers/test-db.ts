@@ -5,6 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/knex.ts';
 import { createPgliteDb } from '../../src/platform/db/pglite-db.ts';
+import { PGLITE_TEST_START_PARAMS } from './pglite-test-params.ts';
 
 /** Which database this test file runs on: set per vitest project (see vitest.config.ts). */
 export const testDbKind: 'pg' | 'pglite' = process.env.TEST_DB === 'pg' ? 'pg' : 'pglite';
@@ -24,10 +25,14 @@ function withDatabase(url: string, database: string): string {
 /** A fresh, migrated database of its own for one test file: a copy of the run's template. */
 export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: string }> {
   if (kind === 'pglite') {
-    const dump = fs.readFileSync(inject('pgliteTemplate'));
-    const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+    // A copy of the template's folder, opened in place and removed once the database is closed (the global
+    // teardown removes what a killed worker left).
+    const dir = `${inject('pgliteTemplate')}_${randomBytes(4).toString('hex')}`;
+    fs.cpSync(inject('pgliteTemplate'), dir, { recursive: true });
+    const pglite = await PGlite.create({ dataDir: dir, startParams: PGLITE_TEST_START_PARAMS });
+    const onClosed = () => fs.rmSync(dir, { recursive: true, force: true });
     // Short enough that a query outside `trx` (a deadlock on PGlite's one connection) fails the test, long enough for a loaded CI machine.
-    return { db: createPgliteDb({ pglite, acquireTimeoutMs: 15_000 }) };
+    return { db: createPgliteDb({ pglite, acquireTimeoutMs: 15_000, onClosed }) };
   }
   const template = inject('pgTemplateDb');
   const name = `${template.replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
