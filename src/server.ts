@@ -85,7 +85,6 @@ export async function startServer(
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([closed, grace]);
       server.closeAllConnections();
-      await services.events.settled();
       await db.close();
     })());
   return { services, server, port, boot, stop };

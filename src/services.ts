@@ -2,7 +2,6 @@ import type { Config } from './config.ts';
 import type { Db } from './platform/db/knex.ts';
 import type { Logger } from './platform/log/logger.ts';
 import type { ImportPart } from './platform/import/import-part.ts';
-import { EventBus } from './platform/events/event-bus.ts';
 import { PasswordHasher } from './platform/auth/password-hasher.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
 import { authenticationStep } from './platform/auth/authenticate.ts';
@@ -37,7 +36,6 @@ export interface AppServices {
   config: Config;
   db: Db;
   log: Logger;
-  events: EventBus;
   hasher: PasswordHasher;
   authenticator: Authenticator;
   /** The request pipeline's authentication step (Basic, Bearer, the web session). */
@@ -63,7 +61,6 @@ export interface AppServices {
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
-  const events = new EventBus(log);
   const hasher = opts.hasher ?? new PasswordHasher();
   const authenticator = new Authenticator({
     store: createAuthStore(db.knex),
@@ -74,7 +71,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     lockoutMinutes: config.lockoutMinutes,
     addressLimit: config.loginFailuresPerAddress,
   });
-  const directory = new DirectoryService(db.knex, hasher, events, db.changes);
+  const directory = new DirectoryService(db.knex, hasher, db.changes);
   const indexers = new ContentIndexers();
   indexers.register(codeboxIndexer);
   const jobs = new JobRunner(db.knex, log, config.jobs);
@@ -85,7 +82,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     config,
     db,
     log,
-    events,
     hasher,
     authenticator,
     authentication: authenticationStep(authenticator, createSessionResolver(sessions)),
@@ -96,7 +92,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     codeblocks: createCodeblocksService(config, db, log),
     fieldeditor: createFieldeditor({
       db,
-      events,
       baseUrl: config.baseUrl,
       directoryHooks: directory.hooks,
       maintenance: {

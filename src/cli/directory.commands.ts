@@ -2,7 +2,6 @@ import type { Config } from '../config.ts';
 import { createLogger } from '../platform/log/logger.ts';
 import { openDatabase, type OpenOptions } from '../platform/db/open-database.ts';
 import { migrateIfBehind } from '../platform/db/knex.ts';
-import { EventBus } from '../platform/events/event-bus.ts';
 import { PasswordHasher } from '../platform/auth/password-hasher.ts';
 import { DirectoryService } from '../directory/directory.service.ts';
 import { TokensService } from '../directory/tokens.service.ts';
@@ -34,9 +33,9 @@ export async function runOnDirectory(
   const db = await openDatabase(config, log, { listenForChanges: 'on-publish', embedded });
   try {
     await migrateIfBehind(db);
-    const directory = new DirectoryService(db.knex, hasher, new EventBus(log), db.changes);
+    const directory = new DirectoryService(db.knex, hasher, db.changes);
     const tokens = new TokensService(db.knex, db.changes);
-    process.stdout.write(await runUserCommand({ directory, tokens, settled: async () => undefined }, cmd));
+    process.stdout.write(await runUserCommand({ directory, tokens }, cmd));
   } finally {
     await db.close();
   }

@@ -10,15 +10,12 @@ import type { AppServices } from '../services.ts';
 export interface UserCommandServices {
   directory: DirectoryService;
   tokens: TokensService;
-  /** Waits for the work that follows a change in the same process (a deletion's subscribers). */
-  settled(): Promise<void>;
 }
 
 /** A whole application's services (a server, `user delete`) as the commands need them. */
 export const userCommandServices = (s: AppServices): UserCommandServices => ({
   directory: s.directory,
   tokens: s.tokens,
-  settled: () => s.events.settled(),
 });
 
 /**
@@ -54,7 +51,6 @@ export async function runUserCommand(services: UserCommandServices, cmd: UserCom
       return `${cmd.name} is unlocked\n`;
     case 'user delete':
       await directory.deleteUser(cmd.name);
-      await services.settled();
       return `deleted user ${cmd.name}\n`;
     case 'token create': {
       const token = parseWith(createTokenBody, { name: cmd.name, expirationDuration: cmd.days, scope: cmd.readOnly ? 'read' : 'write' });

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
 import type { PasswordHasher } from '../platform/auth/password-hasher.ts';
-import type { EventBus } from '../platform/events/event-bus.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { usersRepository as users, type UserRow } from './users.repository.ts';
@@ -25,7 +24,6 @@ export class DirectoryService {
   constructor(
     private readonly knex: Knex,
     private readonly hasher: PasswordHasher,
-    private readonly events: EventBus,
     private readonly changes: ChangeFeed,
     /** Work of other features inside user and group deletions (directory-hooks.ts). */
     readonly hooks = new DirectoryHooks(),
@@ -82,18 +80,16 @@ export class DirectoryService {
     await this.announce();
   }
 
-  /** Deletes a user with its memberships and tokens, then tells subscribers (the field editor drops grants). */
+  /** Deletes a user with its memberships and tokens; the deletion hooks run in its transaction (the field editor drops grants). */
   async deleteUser(name: string): Promise<void> {
-    const deleted = await this.knex.transaction(async (trx) => {
+    await this.knex.transaction(async (trx) => {
       const user = await users.findByName(trx, name);
       if (!user) throw userNotFound();
       await this.assertNotLastSystemAdmin(trx, user.id);
       await users.delete(trx, user.id);
       await this.hooks.userDeleted(trx, { id: user.id, name: user.name });
-      return user;
     });
     await this.announce(...this.hooks.announcedTopics);
-    this.events.emit('user.deleted', { userId: deleted.id, username: deleted.name });
   }
 
   async resetLockout(name: string): Promise<void> {

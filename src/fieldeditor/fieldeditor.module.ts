@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { Db } from '../platform/db/knex.ts';
-import type { EventBus } from '../platform/events/event-bus.ts';
 import type { ImportPart } from '../platform/import/import-part.ts';
 import type { DirectoryHooks } from '../directory/directory-hooks.ts';
 import { notUnderThisVersion, type ApiVersion } from './fieldeditor.errors.ts';
@@ -61,12 +60,11 @@ export interface MaintenanceDeps {
 /** Builds the services and registers the field editor's hook in the directory (grants go with their user or group). */
 export function createFieldeditor(deps: {
   db: Db;
-  events: EventBus;
   baseUrl: string;
   directoryHooks: DirectoryHooks;
   maintenance: MaintenanceDeps;
 }): Fieldeditor {
-  const { db, events, baseUrl } = deps;
+  const { db, baseUrl } = deps;
   const m = deps.maintenance;
   const eventLog = new EventLog(m.eventLogWrites);
   registerMaintenanceJobs(m.jobs, { eventLog, changes: db.changes, authFailuresRetentionHours: m.authFailuresRetentionHours, lockoutMinutes: m.lockoutMinutes });
@@ -74,14 +72,14 @@ export function createFieldeditor(deps: {
   const settings = new SettingsService(db.knex, db.changes, eventLog);
   registerGrantCleanup(deps.directoryHooks, eventLog);
   const grants = new GrantsService(db.knex, baseUrl, db.changes, access, eventLog);
-  const defaults = new DefaultsService(db.knex, access, events, settings, db.changes, eventLog);
+  const defaults = new DefaultsService(db.knex, access, settings, db.changes, eventLog);
   return {
     access,
     settings,
     fields: new FieldsService(db.knex, access, new FieldPages(db.knex, db.changes, grants), settings, new UserFieldReads(db.changes), defaults),
     contexts: new FieldContextsService(db.knex, db.changes, access, eventLog),
     grants,
-    options: new OptionsService(db.knex, access, events, settings, db.changes, eventLog, new OptionListCache(db.changes)),
+    options: new OptionsService(db.knex, access, settings, db.changes, eventLog, new OptionListCache(db.changes)),
     defaults,
     eventLog,
     maintenance: new MaintenanceService(db.knex, m.jobs, eventLog),

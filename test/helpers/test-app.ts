@@ -79,7 +79,6 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
     tokenFor: (name) => tokenFor(services, name),
     async close() {
       await services.jobs.stop();
-      await services.events.settled();
       await db.close();
     },
   };

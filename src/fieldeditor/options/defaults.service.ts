@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { EventBus } from '../../platform/events/event-bus.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
@@ -51,7 +50,6 @@ export class DefaultsService {
   constructor(
     private readonly knex: Knex,
     private readonly access: FieldAccess,
-    private readonly events: EventBus,
     private readonly settings: SettingsService,
     private readonly changes: ChangeFeed,
     private readonly eventLog: EventLog,
@@ -75,7 +73,7 @@ export class DefaultsService {
   /** Replaces the default with the write model's members for this field type (other members are ignored). */
   async put(user: AuthUser, ids: ScopeIds, body: unknown): Promise<DefaultValueRead> {
     const actor = actorOf(user);
-    const { field, context, before, after } = await this.knex.transaction(async (trx) => {
+    const { field, after } = await this.knex.transaction(async (trx) => {
       const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
       const wanted = this.wantedOptions(field, parseWith(defaultWriteBody, body, 'body'));
       const found = new Map(
@@ -88,27 +86,24 @@ export class DefaultsService {
       await insertDefault(trx, context.id, wanted.map((w) => w.id));
       const current = await readDefaultOptions(trx, context.id);
       await this.record(trx, actor, field, context, 'default.set', previous, current);
-      return { field, context, before: previous, after: current };
+      return { field, after: current };
     });
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
-    this.emit(actor, field, context, 'default.set', before, after);
     return toDefaultRead(field, after);
   }
 
   /** Clears the default (nothing set is fine too). Subject to the only-admins-delete setting like every delete. */
   async remove(user: AuthUser, ids: ScopeIds): Promise<void> {
     const actor = actorOf(user);
-    const { field, context, before } = await this.knex.transaction(async (trx) => {
+    await this.knex.transaction(async (trx) => {
       const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
       this.kindOf(field);
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);
       await clearDefault(trx, context.id);
       await this.record(trx, actor, field, context, 'default.deleted', previous, []);
-      return { field, context, before: previous };
     });
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
-    this.emit(actor, field, context, 'default.deleted', before, []);
   }
 
   private kindOf(field: FieldRef) {
@@ -147,17 +142,6 @@ export class DefaultsService {
     });
   }
 
-  private emit(actor: Actor, field: FieldRef, context: ContextRef, action: string, before: OptionRow[], after: OptionRow[]): void {
-    this.events.emit('option.changed', {
-      actor: actor.name,
-      action,
-      fieldId: field.id,
-      contextId: context.id,
-      before: before.map((o) => o.id),
-      after: after.map((o) => o.id),
-      at: new Date(),
-    });
-  }
 }
 
 function problemOf(w: Wanted, option: OptionRow | undefined): { name: string; message: string; value: unknown }[] {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { EventBus } from '../../platform/events/event-bus.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { CachedBody } from '../../platform/http/cached-body.ts';
 import type { PeekedHit } from '../../platform/http/fast-path.ts';
@@ -54,10 +53,9 @@ interface WritePlan<T> {
 type Change = { action: string; before: unknown; after: unknown };
 /**
  * What an operation answers: its result and change, and `recorded` when it already wrote the change's entry
- * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry. `also`: further
- * changes it caused, announced after the main one (a delete that emptied a default).
+ * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry.
  */
-type Done<T> = { result: T; change: Change; recorded?: boolean; also?: Change[] };
+type Done<T> = { result: T; change: Change; recorded?: boolean };
 /** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
 interface Logged {
   /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
@@ -103,14 +101,13 @@ const isDuplicateValue = (err: unknown) => {
  * every write takes the caller and the path's ids and is one transaction that starts by locking its sibling
  * list (see options.repository.ts), then decides the caller's right under that lock (list-write.ts), writes
  * as few rows as the operation needs (order lives in a
- * sparse `position`; the dense `sequence` of every answer is the rank), and raises one `option.changed`
- * event after commit, after every node dropped its cached lists and defaults (FIELD_OPTIONS_TOPIC).
+ * sparse `position`; the dense `sequence` of every answer is the rank), records its change in the event log in
+ * the same transaction, and answers after every node dropped its cached lists and defaults (FIELD_OPTIONS_TOPIC).
  */
 export class OptionsService {
   constructor(
     private readonly knex: Knex,
     private readonly access: FieldAccess,
-    private readonly events: EventBus,
     private readonly settings: SettingsService,
     private readonly changes: ChangeFeed,
     private readonly eventLog: EventLog,
@@ -206,7 +203,6 @@ export class OptionsService {
             before: { ...withParent(option, sequence), deletedIds: subtree, ...(defaultChanged ? { defaultOptionIds: idsBefore } : {}) },
             after: defaultChanged ? { defaultOptionIds: idsAfter } : null,
           },
-          also: defaultChanged ? [{ action: 'default.updated', before: idsBefore, after: idsAfter }] : [],
         };
       },
     }));
@@ -285,7 +281,7 @@ export class OptionsService {
    */
   private async write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
     const actor = actorOf(user);
-    let outcome: { done: Done<T>; scope: OptionScope } | undefined;
+    let outcome: Done<T> | undefined;
     // A unique-index refusal whose sibling is gone once the transaction rolled back (a concurrent delete of it
     // or of its parent committed in between) is no duplicate any more: the write is tried once again.
     for (let attempt = 1; outcome === undefined; attempt++) {
@@ -303,9 +299,7 @@ export class OptionsService {
       }
     }
     await this.changes.publish(FIELD_OPTIONS_TOPIC);
-    const { done, scope } = outcome;
-    for (const change of [done.change, ...(done.also ?? [])]) this.emit(actor, scope, change);
-    return done.result;
+    return outcome.result;
   }
 
   /**
@@ -318,7 +312,7 @@ export class OptionsService {
     at: ListPath,
     plan: (scope: OptionScope) => WritePlan<T>,
     tried: { scope?: OptionScope; how?: WritePlan<T> },
-  ): Promise<{ done: Done<T>; scope: OptionScope }> {
+  ): Promise<Done<T>> {
     return this.knex.transaction(async (trx) => {
       const { field, context } = await lockListAndDecide(trx, this.access, user, at.ids, at.parentId);
       const scope: OptionScope = { field, context, parentId: at.parentId };
@@ -333,7 +327,7 @@ export class OptionsService {
       // The change's event-log entry, in its transaction: both commit or neither does (written here unless
       // the operation already wrote it with its last statement).
       if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
-      return { done, scope };
+      return done;
     });
   }
 
@@ -351,18 +345,6 @@ export class OptionsService {
       before: change.before,
       after: change.after,
     };
-  }
-
-  private emit(actor: Actor, scope: OptionScope, change: Change): void {
-    this.events.emit('option.changed', {
-      actor: actor.name,
-      action: change.action,
-      fieldId: scope.field.id,
-      contextId: scope.context.id,
-      before: change.before,
-      after: change.after,
-      at: new Date(),
-    });
   }
 
   /** Options exist only on select-type fields; child options only on cascading ones. */
