@@ -10,6 +10,7 @@ import { mountApi } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
 import { statusRouter } from './apidocs/operations.endpoints.ts';
+import { pingDatabase } from './platform/db/probes.ts';
 import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
 import { mountApiDocs } from './apidocs/apidocs.module.ts';
 import { lazyDocument } from './platform/openapi/document.ts';
@@ -77,7 +78,7 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
   // level less on every request).
   const root: IRouter = services.config.contextPath ? Router() : app;
   const { baseUrl } = services.config;
-  root.use('/status', statusRouter(() => services.db.knex.raw('select 1')));
+  root.use('/status', statusRouter(() => pingDatabase(services.db.knex)));
   // Prometheus metrics on this port only with their bearer token (otherwise on METRICS_PORT, or off).
   const metricsToken = services.config.metrics?.port === 0 ? services.config.metrics.token : undefined;
   if (metrics && metricsToken) root.get(METRICS_PATH, metricsHandler(metrics, metricsToken));
@@ -167,9 +168,7 @@ export function createRequestListener(services: AppServices, app: App = createAp
   });
 
   function viaFastPath<C extends FastPathClaim>(req: IncomingMessage, res: ServerResponse, fast: FastPath<C>, claim: C): void {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const api = pipeline.apiOf(q < 0 ? url : url.slice(0, q));
+    const api = pipeline.apiOf(req.url ?? '');
     if (api === undefined) return void app(req, res);
     pipeline.runApi(req, res, api, (err) => {
       if (err === undefined && fast.answer(req, res, claim)) return;
