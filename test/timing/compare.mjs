@@ -4,8 +4,9 @@
 // wrote (TEST_TIMINGS, with each test's state) or `vitest list --json=<file>` (names only). Tests are keyed by
 // database, path relative to the repository and full name: the database is `postgres` for the project of that
 // name and `pglite` for every other (the `process` project, and the `pglite` project that ran test/process and
-// test/browser before they had a project of their own, both run on the embedded database). Exits 1 when a test
-// of `before` is missing from `after`, or passed before and did not pass after.
+// test/browser before they had a project of their own, both run on the embedded database). Some names hold a
+// random value (a generated session id), so a name missing from `after` fails the comparison only when its file
+// has fewer tests than before. Exits 1 then, or when a test passed before and did not pass after.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -14,18 +15,31 @@ function load(file) {
   const entries = Array.isArray(data)
     ? data.map((t) => ({ project: t.projectName ?? '', file: t.file, name: t.name, state: undefined }))
     : data.tests;
-  const map = new Map();
+  const tests = new Map();
+  const seen = new Map();
   for (const t of entries) {
     // `vitest list` gives absolute paths: keep the part from test/ on, which is what the reporter records.
-    const rel = t.file.includes(`${path.sep}test${path.sep}`)
-      ? t.file.slice(t.file.lastIndexOf(`${path.sep}test${path.sep}`) + 1)
-      : t.file;
-    const key = `${t.project === 'postgres' ? 'postgres' : 'pglite'}\t${rel}\t${t.name}`;
-    if (map.has(key)) map.set(`${key}\t#${map.size}`, t.state);
-    else map.set(key, t.state);
+    const at = t.file.lastIndexOf(`${path.sep}test${path.sep}`);
+    const rel = at >= 0 ? t.file.slice(at + 1) : t.file;
+    const base = `${t.project === 'postgres' ? 'postgres' : 'pglite'}\t${rel}\t${t.name}`;
+    // Tests of the same name (a loop without a distinct title) are told apart by their order.
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    tests.set(n === 1 ? base : `${base}\t#${n}`, t.state);
   }
-  return map;
+  return tests;
 }
+
+const fileOf = (key) => key.split('\t').slice(0, 2).join('\t');
+function countByFile(tests) {
+  const by = new Map();
+  for (const k of tests.keys()) by.set(fileOf(k), (by.get(fileOf(k)) ?? 0) + 1);
+  return by;
+}
+const short = (key) => {
+  const s = key.replaceAll('\t', '  ');
+  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
+};
 
 const [beforeFile, afterFile] = process.argv.slice(2);
 if (!beforeFile || !afterFile) {
@@ -34,33 +48,38 @@ if (!beforeFile || !afterFile) {
 }
 const before = load(beforeFile);
 const after = load(afterFile);
+const filesBefore = countByFile(before);
+const filesAfter = countByFile(after);
+const shrunk = [...filesBefore]
+  .filter(([f, n]) => (filesAfter.get(f) ?? 0) < n)
+  .map(([f, n]) => `${f.replace('\t', '  ')}  ${n} -> ${filesAfter.get(f) ?? 0}`);
 const missing = [...before.keys()].filter((k) => !after.has(k));
-const added = [...after.keys()].filter((k) => !before.has(k));
+const lost = missing.filter((k) => shrunk.some((s) => s.startsWith(fileOf(k).replace('\t', '  '))));
+const renamed = missing.filter((k) => !lost.includes(k));
 const regressed = [...before].filter(
-  ([k, s]) => s === 'passed' && after.has(k) && after.get(k) !== undefined && after.get(k) !== 'passed',
+  ([k, s]) => s === 'passed' && after.get(k) !== undefined && after.get(k) !== 'passed',
 );
-
-const count = (map) => {
+const perDatabase = (tests) => {
   const by = new Map();
-  for (const k of map.keys()) {
-    const p = k.split('\t')[0];
-    by.set(p, (by.get(p) ?? 0) + 1);
-  }
+  for (const k of tests.keys()) by.set(k.split('\t')[0], (by.get(k.split('\t')[0]) ?? 0) + 1);
   return [...by]
     .sort()
-    .map(([p, n]) => `${p} ${n}`)
+    .map(([db, n]) => `${db} ${n}`)
     .join(', ');
 };
-console.log(`before: ${before.size} tests (${count(before)})`);
-console.log(`after:  ${after.size} tests (${count(after)})`);
-const show = (title, keys) => {
-  console.log(`${title}: ${keys.length}`);
-  for (const k of keys) console.log(`  ${k.replaceAll('\t', '  ')}`);
+
+console.log(`before: ${before.size} tests in ${filesBefore.size} files (${perDatabase(before)})`);
+console.log(`after:  ${after.size} tests in ${filesAfter.size} files (${perDatabase(after)})`);
+const show = (title, lines) => {
+  console.log(`${title}: ${lines.length}`);
+  for (const l of lines) console.log(`  ${l}`);
 };
-show('missing after', missing);
+show('files with fewer tests after', shrunk);
+show('tests missing from them', lost.map(short));
 show(
   'passed before, not after',
-  regressed.map(([k]) => `${k}\t(${after.get(k)})`),
+  regressed.map(([k]) => `${short(k)}  (${after.get(k)})`),
 );
-show('new after', added);
-process.exit(missing.length || regressed.length ? 1 : 0);
+show('names only in before, in files that kept their count (random values in names)', renamed.map(short));
+show('tests only in after', [...after.keys()].filter((k) => !before.has(k)).map(short));
+process.exit(shrunk.length || regressed.length ? 1 : 0);
