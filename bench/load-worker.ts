@@ -6,6 +6,7 @@
 import autocannon from 'autocannon';
 import { cpuSeconds, waitForIdle } from './lib/idle.ts';
 import { roundOrder } from './lib/paired.ts';
+import { startAlongside } from './lib/alongside.ts';
 import type { LoadConfig, LoadResult, MultiLoadConfig, MultiLoadResult, PairedLoadConfig, PairedLoadResult, PairedSide } from './lib/types.ts';
 
 // Untyped in @types/autocannon: merges runs made with `skipAggregateResult` (histograms included).
@@ -13,7 +14,17 @@ const { aggregateResult } = autocannon as unknown as {
   aggregateResult(results: unknown[], opts: { url: string; connections: number; pipelining: number }): autocannon.Result;
 };
 
-function runOnce(config: LoadConfig, durationSec: number, skipAggregateResult = false): Promise<autocannon.Result> {
+async function runOnce(config: LoadConfig, durationSec: number, skipAggregateResult = false): Promise<autocannon.Result> {
+  // A side with `alongside` has the wrong logins sent while (and only while) its own load runs.
+  const stop = config.alongside ? startAlongside(config.alongside) : undefined;
+  try {
+    return await load(config, durationSec, skipAggregateResult);
+  } finally {
+    stop?.();
+  }
+}
+
+function load(config: LoadConfig, durationSec: number, skipAggregateResult: boolean): Promise<autocannon.Result> {
   return autocannon({
     skipAggregateResult,
     url: config.url,

@@ -274,11 +274,14 @@ async function runHttpScenario(
 ): Promise<ScenarioResult> {
   const request = await probedRequest(scenario, ctx);
   const sides = scenario.pairWithNginx ? await statics.forRequest(ctx, request) : undefined;
+  const config = toLoadConfig(server.baseUrl, request, loadOptions(options));
+  // Wrong logins beside the scenario's own load only (bench/lib/alongside.ts).
+  const alongside = scenario.alongside && { ...scenario.alongside, url: server.baseUrl, path: '/rest/api/2/myself' };
   const result = await measurePaired(
     server,
     expressServer,
     scenario.name,
-    toLoadConfig(server.baseUrl, request, loadOptions(options)),
+    alongside ? { ...config, alongside } : config,
     options,
     sides,
     scenario.pairedRequest && { label: scenario.pairedRequest.label, request: scenario.pairedRequest.request(ctx) },
@@ -298,6 +301,12 @@ async function runScenario(
   options: BenchOptions,
 ): Promise<ScenarioResult> {
   await scenario.setup?.(ctx);
+  if (scenario.kind !== 'latency' && scenario.runOn) {
+    // On a server of its own settings, paired with Express and its other sides as on the main server.
+    const other = await variants.get(scenario.runOn);
+    await scenario.setup?.(other.ctx);
+    return runHttpScenario(scenario, other.ctx, other.server, expressServer, statics, options);
+  }
   if (scenario.kind !== 'latency' && scenario.variant) return runVariantScenario(scenario, scenario.variant, ctx, server, variants, options);
   if (scenario.kind === 'latency') {
     await settle(server);

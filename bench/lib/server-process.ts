@@ -17,6 +17,12 @@ export const BENCH_MAX_AUTH_ATTEMPTS = '1000000000';
  * about that limit sets it in its own `extraEnv`.
  */
 export const BENCH_LOGIN_FAILURES_PER_ADDRESS = '0';
+/**
+ * And no rate limits: one credential asks for thousands of requests a second here, far above the defaults made
+ * for a fleet. Their cost is measured on a variant server with limits that are never reached
+ * (scenarios/rate-limits.ts).
+ */
+export const BENCH_RATE_LIMITS = 'off';
 
 /** As `npm start` and the Dockerfile set it (see README, Benchmarks); the caller's own value wins. */
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
@@ -48,6 +54,7 @@ export async function startAppServer(
     LOG_LEVEL: 'warn',
     MAX_AUTH_ATTEMPTS: BENCH_MAX_AUTH_ATTEMPTS,
     LOGIN_FAILURES_PER_ADDRESS: BENCH_LOGIN_FAILURES_PER_ADDRESS,
+    RATE_LIMITS: BENCH_RATE_LIMITS,
     MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
     UV_THREADPOOL_SIZE: SERVER_UV_THREADPOOL_SIZE,
     MALLOC_MMAP_THRESHOLD_: SERVER_MALLOC_MMAP_THRESHOLD,

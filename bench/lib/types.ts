@@ -106,6 +106,13 @@ export interface HttpScenario extends ScenarioBase {
    * meet the same process state and the same drift. Its ratio is `ratioToPaired`. Not with `pairWithNginx`.
    */
   pairedRequest?: { label: string; request: (ctx: BenchContext) => RequestSpec };
+  /**
+   * Wrong logins sent beside this scenario's own load (its warm-up and rounds), not beside the other sides: with
+   * `pairedRequest` naming the same request, the ratio to it is what the wrong logins cost (bench/lib/alongside.ts).
+   */
+  alongside?: { perSecond: number; localAddress: string };
+  /** Run on a second server started with these settings instead of the main one (Express and the sides as usual). */
+  runOn?: ServerVariant;
 }
 
 /** A second server of the run: the main server's settings plus `env`. */
@@ -180,6 +187,14 @@ export interface PairedLoadResult {
   others: PairedSide[];
 }
 
+/** Wrong logins at `perSecond` to `url` + `path` from `localAddress`, beside a side's load (bench/lib/alongside.ts). */
+export interface AlongsideLoad {
+  url: string;
+  path: string;
+  perSecond: number;
+  localAddress: string;
+}
+
 /** Options handed to the load worker (JSON in argv[2]). */
 export interface LoadConfig {
   url: string;
@@ -191,6 +206,8 @@ export interface LoadConfig {
   warmupSec: number;
   /** The server's pid, to wait for its warm-up backlog to drain before measuring. */
   serverPid?: number;
+  /** Wrong logins sent while this load runs (warm-up and rounds), and only then. */
+  alongside?: AlongsideLoad;
 }
 
 export type Verdict = 'PASS' | 'FAIL' | 'SKIP';

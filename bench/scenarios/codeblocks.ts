@@ -17,7 +17,7 @@ const macro = (id: string, body: string) =>
 const FIFTY = Array.from({ length: 50 }, (_, i) => `[host ${i}]\nname = h${i}.example.org\nport = ${8000 + i}\n`).join('\n') +
   '[content]\nserver ${name}:${port};\n';
 
-interface CodeblocksState {
+export interface CodeblocksState {
   token: string;
   pageId: string;
 }
