@@ -498,7 +498,7 @@ async function main(): Promise<void> {
   const matching = only ? all.filter((s) => matches(s.name)) : all;
   // `--compare`: the HTTP scenarios on two builds in turns, and nothing else (bench/lib/compare.ts).
   const compare = options.compareEntry;
-  const selected = compare ? compareScenarios(matching, compare) : matching;
+  const selected = compare ? compareScenarios(matching, compare, options.compareEnv) : matching;
   // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
   const clusterSelected = !compare && (!only || matches(CLUSTER_SCENARIO));
   if (selected.length === 0 && !clusterSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
@@ -543,6 +543,7 @@ async function main(): Promise<void> {
     connections: options.connections,
     only: options.only,
     compareEntry: compare,
+    compareEnv: options.compareEnv,
     node: process.version,
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: cpus().length,

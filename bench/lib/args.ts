@@ -17,6 +17,11 @@ export interface BenchOptions {
    * scenario is measured in turns instead of Express (bench/lib/compare.ts). null: a normal run.
    */
   compareEntry: string | null;
+  /**
+   * `--compare-env KEY=VALUE` (repeatable): environment of the `--compare` server only, over what both servers
+   * get (e.g. `RATE_LIMITS=on` with limits never reached, on a build whose old build has no limiter).
+   */
+  compareEnv: Record<string, string>;
 }
 
 /** `1,2,4` → [1, 2, 4]: positive whole numbers, each once, ascending. Throws on anything else. */
@@ -29,7 +34,7 @@ export function parseNodeList(value: string | undefined): number[] {
   return [...new Set(nodes)].sort((a, b) => a - b);
 }
 
-const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>] [--compare <server entry>]`;
+const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>] [--compare <server entry>] [--compare-env KEY=VALUE]`;
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -51,6 +56,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     clusterNodes: [1, 2, 4],
     clusterRounds: 2,
     compareEntry: null,
+    compareEnv: {},
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -80,6 +86,13 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         const value = argv[++i];
         if (!value) throw new Error(`--compare needs a server entry, e.g. ../before/dist/main.mjs\n${USAGE}`);
         options.compareEntry = value;
+        break;
+      }
+      case '--compare-env': {
+        const value = argv[++i] ?? '';
+        const eq = value.indexOf('=');
+        if (eq < 1) throw new Error(`--compare-env needs KEY=VALUE, e.g. RATE_LIMITS=on\n${USAGE}`);
+        options.compareEnv[value.slice(0, eq)] = value.slice(eq + 1);
         break;
       }
       case '--only': {

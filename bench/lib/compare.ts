@@ -15,13 +15,18 @@ export const COMPARE_VARIANT = 'compare';
  * `≥ COMPARE_MIN_RATIO × the main server` as its only target (its own targets are about one build against
  * Express or nginx, which this run does not measure). Latency scenarios and variant scenarios are left out.
  */
-export function compareScenarios(scenarios: readonly Scenario[], entry: string): Scenario[] {
+export function compareScenarios(
+  scenarios: readonly Scenario[],
+  entry: string,
+  /** `--compare-env`: set on the compared server only. */
+  env: Record<string, string> = {},
+): Scenario[] {
   // Both the rate and the cost: on a busy machine the rate in turns still scatters; requests per server CPU
   // second scatter much less (bench/README.md).
   const targets: Target[] = [{ minRatioToMain: COMPARE_MIN_RATIO }, { minCpuRatioToMain: COMPARE_MIN_RATIO }];
   return scenarios.flatMap((s): Scenario[] => {
     if (s.kind === 'latency' || s.variant) return [];
     const { pairWithNginx: _nginx, pairedRequest: _paired, ...rest } = s;
-    return [{ ...rest, targets, variant: { name: COMPARE_VARIANT, env: {}, entry } }];
+    return [{ ...rest, targets, variant: { name: COMPARE_VARIANT, env: { ...env }, entry } }];
   });
 }

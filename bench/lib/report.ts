@@ -22,6 +22,8 @@ export interface RunMeta {
   only: string | null;
   /** `--compare <entry>`: the other build every HTTP scenario was measured against (bench/lib/compare.ts). */
   compareEntry?: string | null;
+  /** `--compare-env`: what the compared server alone was given. */
+  compareEnv?: Record<string, string>;
   node: string;
   cpu: string;
   cores: number;

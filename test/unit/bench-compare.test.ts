@@ -30,6 +30,23 @@ describe('bench --compare: two builds in turns', () => {
     expect(() => parseArgs(['--compare'])).toThrow(/--compare needs a server entry/);
   });
 
+  it('gives the compared server alone the environment of --compare-env (repeatable, the last value wins)', () => {
+    expect(parseArgs([]).compareEnv).toEqual({});
+    const options = parseArgs(['--compare', '/a.mjs', '--compare-env', 'RATE_LIMITS=on', '--compare-env', 'X=a=b', '--compare-env', 'X=c=d', '--compare-env', 'EMPTY=']);
+    expect(options.compareEnv).toEqual({ RATE_LIMITS: 'on', X: 'c=d', EMPTY: '' });
+    expect(() => parseArgs(['--compare-env'])).toThrow(/--compare-env needs KEY=VALUE/);
+    expect(() => parseArgs(['--compare-env', 'RATE_LIMITS'])).toThrow(/--compare-env needs KEY=VALUE/);
+    expect(() => parseArgs(['--compare-env', '=off'])).toThrow(/--compare-env needs KEY=VALUE/);
+    const compared = compareScenarios(scenarios, '/a.mjs', options.compareEnv);
+    expect(compared.map((s) => (s.kind === 'latency' ? null : s.variant))).toEqual([
+      { name: 'compare', env: { RATE_LIMITS: 'on', X: 'c=d', EMPTY: '' }, entry: '/a.mjs' },
+      { name: 'compare', env: { RATE_LIMITS: 'on', X: 'c=d', EMPTY: '' }, entry: '/a.mjs' },
+    ]);
+    // Each scenario has its own copy: the servers are started from it, not from the options.
+    const first = compared[0]!;
+    expect(first.kind === 'latency' ? null : first.variant?.env).not.toBe(options.compareEnv);
+  });
+
   it('measures each HTTP scenario on the other build against the main server, with the 10 % checks (rate and cost) as its targets', () => {
     const compared = compareScenarios(scenarios, '/tmp/after/dist/main.mjs');
     expect(compared.map((s) => s.name)).toEqual(['codeblock-e1-basic', 'fieldeditor-options-u4-demo-field']);
