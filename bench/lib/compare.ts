@@ -13,7 +13,7 @@ export const COMPARE_VARIANT = 'compare';
 /**
  * The scenarios of a `--compare` run: the HTTP ones, each measured on `entry` against the main server, with
  * `≥ COMPARE_MIN_RATIO × the main server` as its only target (its own targets are about one build against
- * Express or nginx, which this run does not measure). Latency scenarios and variant scenarios are left out.
+ * Express or nginx, which this run does not measure). Latency scenarios, variant scenarios and those with `runOn` are left out.
  */
 export function compareScenarios(
   scenarios: readonly Scenario[],
@@ -25,7 +25,8 @@ export function compareScenarios(
   // second scatter much less (bench/README.md).
   const targets: Target[] = [{ minRatioToMain: COMPARE_MIN_RATIO }, { minCpuRatioToMain: COMPARE_MIN_RATIO }];
   return scenarios.flatMap((s): Scenario[] => {
-    if (s.kind === 'latency' || s.variant) return [];
+    // A scenario on a server of its own settings (`runOn`, e.g. issue 30's wrong logins) is about one build.
+    if (s.kind === 'latency' || s.variant || s.runOn) return [];
     const { pairWithNginx: _nginx, pairedRequest: _paired, ...rest } = s;
     return [{ ...rest, targets, variant: { name: COMPARE_VARIANT, env: { ...env }, entry } }];
   });

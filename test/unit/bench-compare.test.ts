@@ -21,6 +21,14 @@ const scenarios: Scenario[] = [
   },
   { name: 'metrics-on-codeblock-e1-bearer', request: { method: 'GET', path: '/e1' }, variant: { name: 'metrics-on', env: { METRICS_TOKEN: 'x' } }, targets: [{ minRatioToMain: 0.95 }] },
   { kind: 'latency', name: 'fieldeditor-options-create', call: async () => {}, targets: [{ maxMedianMs: 15 }] },
+  {
+    name: 'wrong-logins-1ps-codeblock-e1-basic',
+    request: { method: 'GET', path: '/e1' },
+    runOn: { name: 'login-defaults', env: { MAX_AUTH_ATTEMPTS: '3' } },
+    alongside: { perSecond: 1, localAddress: '127.0.0.2' },
+    pairedRequest: { label: 'E1 without the wrong logins', request: () => ({ method: 'GET', path: '/e1' }) },
+    targets: [{ minRatioToPaired: 0.8 }],
+  },
 ];
 
 describe('bench --compare: two builds in turns', () => {
