@@ -123,6 +123,12 @@ const envSchema = z.object({
   LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 15, 0, 525_600),
   LOGIN_FAILURES_PER_ADDRESS: countPerMinutes('LOGIN_FAILURES_PER_ADDRESS', '30:10'),
   OUTBOUND_ALLOWLIST: z.string().default(''),
+  WEBHOOK_ALLOWLIST: z.string().optional(),
+  WEBHOOK_POLL_MS: intFrom('WEBHOOK_POLL_MS', 1_000, 10, 3_600_000),
+  WEBHOOK_LEASE_MS: intFrom('WEBHOOK_LEASE_MS', 30_000, 100, 3_600_000),
+  WEBHOOK_TIMEOUT_MS: intFrom('WEBHOOK_TIMEOUT_MS', 10_000, 10, 600_000),
+  WEBHOOK_BACKOFF_MS: intFrom('WEBHOOK_BACKOFF_MS', 10_000, 1, 3_600_000),
+  WEBHOOK_RETRY_SECONDS: intFrom('WEBHOOK_RETRY_SECONDS', 86_400, 1, 31_536_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
   SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
@@ -173,6 +179,12 @@ export type Config = Readonly<{
   /** Failed logins one client address may have in a window (LOGIN_FAILURES_PER_ADDRESS); undefined: no limit. */
   loginFailuresPerAddress: Readonly<{ failures: number; minutes: number }> | undefined;
   outboundAllowlist: readonly string[];
+  /**
+   * Webhooks (docs/webhooks.md): the allowlist of target URLs (WEBHOOK_ALLOWLIST, or OUTBOUND_ALLOWLIST when it
+   * is unset), how often a node looks for work, its lease on a subscription, an attempt's timeout, the first
+   * back-off and how long a delivery is retried before its subscription is marked failing.
+   */
+  webhooks: Readonly<{ allowlist: readonly string[]; pollMs: number; leaseMs: number; timeoutMs: number; backoffMs: number; retrySeconds: number }>;
   logLevel: string;
   dbPoolMax: number;
   shutdownGraceMs: number;
@@ -211,6 +223,13 @@ export type Config = Readonly<{
 
 export class ConfigError extends StartupError {}
 
+/** A comma-separated list, entries trimmed, empty ones dropped. */
+const listOf = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -246,11 +265,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxAuthAttempts: e.MAX_AUTH_ATTEMPTS,
     lockoutMinutes: e.LOCKOUT_MINUTES,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS && Object.freeze({ failures: e.LOGIN_FAILURES_PER_ADDRESS.count, minutes: e.LOGIN_FAILURES_PER_ADDRESS.minutes }),
-    outboundAllowlist: Object.freeze(
-      e.OUTBOUND_ALLOWLIST.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
+    outboundAllowlist: Object.freeze(listOf(e.OUTBOUND_ALLOWLIST)),
+    webhooks: Object.freeze({
+      allowlist: Object.freeze(listOf(e.WEBHOOK_ALLOWLIST?.trim() ? e.WEBHOOK_ALLOWLIST : e.OUTBOUND_ALLOWLIST)),
+      pollMs: e.WEBHOOK_POLL_MS,
+      leaseMs: e.WEBHOOK_LEASE_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      backoffMs: e.WEBHOOK_BACKOFF_MS,
+      retrySeconds: e.WEBHOOK_RETRY_SECONDS,
+    }),
     logLevel: e.LOG_LEVEL,
     dbPoolMax: e.DB_POOL_MAX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeboxError } from '../../src/codeblocks/codebox/codebox-errors.ts';
-import { isForbiddenAddress, OutboundAllowlist } from '../../src/codeblocks/remote/outbound-allowlist.ts';
+import { isForbiddenAddress, OutboundAllowlist } from '../../src/platform/http/outbound-allowlist.ts';
 import { RemoteTemplateFetcher } from '../../src/codeblocks/remote/remote-template.ts';
 
 async function kindOf(p: Promise<unknown>): Promise<string> {

@@ -8,7 +8,7 @@ import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { CodeboxError, type CodeboxErrorKind } from '../codebox/codebox-errors.ts';
 import type { RemoteSource } from '../codebox/codebox.ts';
-import { hostOf, isForbiddenAddress, normaliseUrl, type OutboundAllowlist } from './outbound-allowlist.ts';
+import { hostOf, isForbiddenAddress, normaliseUrl, type OutboundAllowlist } from '../../platform/http/outbound-allowlist.ts';
 
 export const REMOTE_TIMEOUT_MS = 5000;
 export const REMOTE_MAX_BYTES = 1024 * 1024;

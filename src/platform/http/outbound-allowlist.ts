@@ -1,5 +1,6 @@
-// OUTBOUND_ALLOWLIST: which URLs remote code-box templates may come from, and which addresses a
-// resolved host may never be (link-local and cloud metadata services) unless an entry names them.
+// An outbound allowlist: which URLs the server may call (OUTBOUND_ALLOWLIST for remote code-box templates,
+// WEBHOOK_ALLOWLIST for webhook targets), and which addresses a resolved host may never be (link-local and cloud
+// metadata services) unless an entry names them. Shared by both callers, so both apply one rule.
 import { isIP } from 'node:net';
 
 /** Hosts that answer cloud metadata requests (instance credentials). */
