@@ -4,11 +4,11 @@
 // connection uses exactly the address that was checked), 5 s for the whole exchange, at most 1 MiB of body.
 import http from 'node:http';
 import https from 'node:https';
-import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { CodeboxError, type CodeboxErrorKind } from '../codebox/codebox-errors.ts';
 import type { RemoteSource } from '../codebox/codebox.ts';
-import { hostOf, isForbiddenAddress, normaliseUrl, type OutboundAllowlist } from '../../platform/http/outbound-allowlist.ts';
+import { hostOf, normaliseUrl, type OutboundAllowlist } from '../../platform/http/outbound-allowlist.ts';
+import { ForbiddenAddressError, guardedLookup, type Resolve } from '../../platform/http/guarded-lookup.ts';
 
 export const REMOTE_TIMEOUT_MS = 5000;
 export const REMOTE_MAX_BYTES = 1024 * 1024;
@@ -19,17 +19,10 @@ export interface RemoteTemplateOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
-  /** Name resolution (all addresses); tests hand in a fake to simulate names pointing at link-local addresses. */
-  resolve?: (hostname: string, family: number | undefined) => Promise<dns.LookupAddress[]>;
+  resolve?: Resolve;
 }
 
-const systemResolve = (hostname: string, family: number | undefined) =>
-  dns.promises.lookup(hostname, { all: true, family: family ?? 0 });
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** Raised from inside DNS resolution so that the connection is never made. */
-class ForbiddenAddressError extends Error {}
 
 const fail = (kind: CodeboxErrorKind, message: string, cause?: unknown) => new CodeboxError(kind, message, { cause });
 
@@ -80,7 +73,7 @@ export class RemoteTemplateFetcher {
     this.timeoutMs = opts.timeoutMs ?? REMOTE_TIMEOUT_MS;
     this.maxBytes = opts.maxBytes ?? REMOTE_MAX_BYTES;
     this.maxRedirects = opts.maxRedirects ?? REMOTE_MAX_REDIRECTS;
-    this.lookup = this.guardedLookup();
+    this.lookup = guardedLookup(opts.allowlist, opts.resolve);
   }
 
   /** The template text, or a CodeboxError whose kind names the failure (see docs/codeblocks-api.md for the mapping). */
@@ -165,23 +158,5 @@ export class RemoteTemplateFetcher {
         if (!res.complete) reject(fail('CHUNKED_READ', 'the remote answer broke off before its end'));
       });
     });
-  }
-
-  /** DNS resolution that refuses names resolving to link-local or metadata addresses no entry names. */
-  private guardedLookup(): LookupFunction {
-    const { allowlist } = this.opts;
-    const resolve = this.opts.resolve ?? systemResolve;
-    const lookup = (hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void): void => {
-      const family = typeof options.family === 'number' && options.family !== 0 ? options.family : undefined;
-      resolve(hostname, family).then((addresses) => {
-        const bad = addresses.find((a) => isForbiddenAddress(a.address) && !allowlist.namesHost(a.address));
-        if (bad) return callback(new ForbiddenAddressError(`${hostname} resolves to the link-local or metadata address ${bad.address}`));
-        if (options.all) return callback(null, addresses);
-        const first = addresses[0];
-        if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
-        callback(null, first.address, first.family);
-      }, (err: unknown) => callback(err));
-    };
-    return lookup as unknown as LookupFunction;
   }
 }
