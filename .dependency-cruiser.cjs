@@ -51,7 +51,7 @@ module.exports = {
       comment:
         'A field-editor room (a folder of src/fieldeditor/) reaches another room only through a service passed in ' +
         '(its type may be imported): it imports access/, the root files (src/fieldeditor/*.ts) and itself. ' +
-        'fieldeditor.module.ts and fieldeditor.endpoints.ts at the root wire the rooms; description/ (the M4 document, ' +
+        'fieldeditor.feature.ts and fieldeditor.endpoints.ts at the root wire the rooms; description/ (the M4 document, ' +
         'built from every declaration) and compat-1.1/ (API 1.1, declared over the options room) describe the rooms ' +
         'and own no table, so they may import them; no room imports them.',
       from: { path: '^src/fieldeditor/([^/]+)/', pathNot: '^src/fieldeditor/(description|compat-1\\.1)/' },

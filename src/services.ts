@@ -2,35 +2,43 @@ import type { Config } from './config.ts';
 import type { Db } from './platform/db/knex.ts';
 import type { Logger } from './platform/log/logger.ts';
 import type { ImportPart } from './platform/import/import-part.ts';
+import type { Feature, FeatureContext } from './platform/feature.ts';
 import { PasswordHasher } from './platform/auth/password-hasher.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
 import { authenticationStep } from './platform/auth/authenticate.ts';
 import type { RequestStep } from './platform/http/pipeline.ts';
-import { createAuthStore } from './directory/auth-store.repository.ts';
-import { DirectoryService } from './directory/directory.service.ts';
-import { TokensService } from './directory/tokens.service.ts';
-import { directoryImport } from './directory/directory.importer.ts';
-import { ContentIndexers } from './wiki/content-indexer.ts';
-import { createWikiServices, type WikiServices } from './wiki/wiki.module.ts';
-import { wikiImports } from './wiki/wiki.importer.ts';
-import { TrackerService } from './tracker/tracker.service.ts';
-import { trackerCatalogImport, trackerFieldsImport } from './tracker/tracker.importer.ts';
-import type { CodeblocksService } from './codeblocks/download.service.ts';
-import { createCodeblocksService } from './codeblocks/codeblocks.module.ts';
-import { codeboxIndexer } from './codeblocks/codebox-indexer.ts';
-import { createFieldeditor, fieldeditorImports, type Fieldeditor } from './fieldeditor/fieldeditor.module.ts';
 import { Metrics } from './platform/metrics/metrics.ts';
 import { JobRunner } from './platform/jobs/job-runner.ts';
-import type { SessionsService } from './web/sessions/sessions.service.ts';
-import { createSessionsService } from './web/web.module.ts';
-import { createSessionResolver } from './web/sessions/session-resolver.ts';
 import { RateLimiter } from './platform/limits/rate-limiter.ts';
 import { TrustedProxies } from './platform/http/client-address.ts';
+import { createAuthStore } from './directory/auth-store.repository.ts';
+import type { DirectoryService } from './directory/directory.service.ts';
+import type { TokensService } from './directory/tokens.service.ts';
+import type { DirectoryHookSet } from './directory/directory-hooks.ts';
+import { createDirectoryFeature } from './directory/directory.feature.ts';
+import type { WikiHookSet } from './wiki/content-indexer.ts';
+import { createWikiFeature, type WikiServices } from './wiki/wiki.feature.ts';
+import type { TrackerService } from './tracker/tracker.service.ts';
+import { createTrackerFeature } from './tracker/tracker.feature.ts';
+import type { CodeblocksService } from './codeblocks/download.service.ts';
+import { createCodeblocksFeature } from './codeblocks/codeblocks.feature.ts';
+import { createFieldeditorFeature, type Fieldeditor } from './fieldeditor/fieldeditor.feature.ts';
+import type { SessionsService } from './web/sessions/sessions.service.ts';
+import { createWebFeature } from './web/web.feature.ts';
+import { createSessionResolver } from './web/sessions/session-resolver.ts';
+import { createApidocsFeature } from './apidocs/apidocs.feature.ts';
+
+/** The hooks the hosts offer: the directory's deletions and the wiki's saved bodies (docs/architecture.md). */
+export interface HostHooks {
+  directory?: DirectoryHookSet;
+  wiki?: WikiHookSet;
+}
 
 /**
  * The composition root: every service of the process (or of one test), built once from the config and an
- * open database. Host features (directory, wiki, tracker) are built first and take hooks; the add-ons
- * (code blocks, field editor) register theirs there, so dependencies point one way (docs/architecture.md).
+ * open database. The features come as one list (platform/feature.ts), hosts before the add-ons that extend
+ * them; app.ts mounts their HTTP surfaces in that order, the importer runs their import parts in that order,
+ * and their hooks and jobs are registered here, so dependencies point one way.
  */
 export interface AppServices {
   config: Config;
@@ -40,24 +48,36 @@ export interface AppServices {
   authenticator: Authenticator;
   /** The request pipeline's authentication step (Basic, Bearer, the web session). */
   authentication: RequestStep;
+  /** Every feature, in mount and import order. */
+  features: readonly Feature<unknown, HostHooks>[];
   directory: DirectoryService;
   tokens: TokensService;
   wiki: WikiServices;
   tracker: TrackerService;
   codeblocks: CodeblocksService;
   fieldeditor: Fieldeditor;
+  /** Sign-in sessions of the web interface (the third credential, after Basic and Bearer). */
+  sessions: SessionsService;
   /** This node's background job runner: started by server.ts after listen, stopped before the database closes. */
   jobs: JobRunner;
   /** The parts of the `import FILE` document, in the order they run. */
   importParts: readonly ImportPart[];
   /** Prometheus metrics; undefined while they are off (no METRICS_TOKEN and no METRICS_PORT). */
   metrics: Metrics | undefined;
-  /** Sign-in sessions of the web interface (the third credential, after Basic and Bearer). */
-  sessions: SessionsService;
   /** The rate limits' pipeline step and buckets; undefined with RATE_LIMITS=off. */
   rateLimiter: RateLimiter | undefined;
   /** The proxies of TRUST_PROXY; undefined when it names none (the socket's peer is the client). */
   trustedProxies: TrustedProxies | undefined;
+}
+
+/** Hands each feature's hooks to their host and its jobs (and journal) to the runner. */
+function plugIn(features: readonly Feature<unknown, HostHooks>[], hosts: { directory: DirectoryService; wiki: WikiServices }, jobs: JobRunner): void {
+  for (const feature of features) {
+    if (feature.hooks?.directory) hosts.directory.hooks.register(feature.hooks.directory);
+    for (const indexer of feature.hooks?.wiki?.contentIndexers ?? []) hosts.wiki.indexers.register(indexer);
+    for (const job of feature.jobs ?? []) jobs.register(job);
+    if (feature.jobJournal) jobs.useJournal(feature.jobJournal);
+  }
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
@@ -71,40 +91,37 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     lockoutMinutes: config.lockoutMinutes,
     addressLimit: config.loginFailuresPerAddress,
   });
-  const directory = new DirectoryService(db.knex, hasher, db.changes);
-  const indexers = new ContentIndexers();
-  indexers.register(codeboxIndexer);
   const jobs = new JobRunner(db.knex, log, config.jobs);
-  const sessions = createSessionsService(config, db, authenticator, log);
-  const { changes } = db;
-  const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => changes.nodes ?? 1);
+  const ctx: FeatureContext = { config, db, log, hasher, authenticator, jobs };
+
+  const directory = createDirectoryFeature(ctx);
+  const wiki = createWikiFeature(ctx);
+  const tracker = createTrackerFeature(ctx);
+  const codeblocks = createCodeblocksFeature(ctx);
+  const fieldeditor = createFieldeditorFeature(ctx);
+  const web = createWebFeature(ctx);
+  const apidocs = createApidocsFeature(ctx);
+  const features = [directory, wiki, tracker, codeblocks, fieldeditor, web, apidocs];
+  plugIn(features, { directory: directory.services.directory, wiki: wiki.services }, jobs);
+
+  const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => db.changes.nodes ?? 1);
   return {
     config,
     db,
     log,
     hasher,
     authenticator,
-    authentication: authenticationStep(authenticator, createSessionResolver(sessions)),
-    directory,
-    tokens: new TokensService(db.knex, db.changes),
-    wiki: createWikiServices(db.knex, db.changes, indexers),
-    tracker: new TrackerService(db.knex, db.changes),
-    codeblocks: createCodeblocksService(config, db, log),
-    fieldeditor: createFieldeditor({
-      db,
-      baseUrl: config.baseUrl,
-      directoryHooks: directory.hooks,
-      maintenance: {
-        jobs,
-        eventLogWrites: config.eventLogWrites,
-        authFailuresRetentionHours: config.authFailuresRetentionHours,
-        lockoutMinutes: config.lockoutMinutes,
-      },
-    }),
+    authentication: authenticationStep(authenticator, createSessionResolver(web.services)),
+    features,
+    ...directory.services,
+    wiki: wiki.services,
+    tracker: tracker.services,
+    codeblocks: codeblocks.services,
+    fieldeditor: fieldeditor.services,
+    sessions: web.services,
     jobs,
-    importParts: [directoryImport, ...wikiImports(indexers), trackerCatalogImport, trackerFieldsImport, ...fieldeditorImports],
+    importParts: features.flatMap((f) => f.importParts ?? []),
     metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator, jobs, rateLimiter }) : undefined,
-    sessions,
     rateLimiter,
     trustedProxies: config.trustProxy.length > 0 ? new TrustedProxies(config.trustProxy) : undefined,
   };

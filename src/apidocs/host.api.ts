@@ -5,7 +5,7 @@ import { directoryEndpoints } from '../directory/directory.endpoints.ts';
 import { tokenEndpoints } from '../directory/tokens.endpoints.ts';
 import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
 import { WIKI_ERRORS } from '../wiki/wiki.openapi-schemas.ts';
-import { wikiEndpoints } from '../wiki/wiki.module.ts';
+import { wikiEndpoints } from '../wiki/wiki.feature.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { documentEndpoints, OPERATIONS, statusEndpoints } from './operations.endpoints.ts';
 import { withLatestAliases } from './latest-alias.ts';

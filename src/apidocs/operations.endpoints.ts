@@ -1,7 +1,7 @@
 // The host's operational endpoints, for anyone: the health check for load balancers and the API descriptions
 // of the host and the code-block downloads, each declared once (docs/openapi.md).
 import { z } from 'zod';
-import { buildRouter, type Endpoint } from '../platform/http/endpoint.ts';
+import type { Endpoint } from '../platform/http/endpoint.ts';
 import { answerStatus } from '../platform/http/status-check.ts';
 import { json } from '../platform/openapi/operation.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
@@ -41,6 +41,3 @@ export const documentEndpoints: Endpoint<DocumentsDeps>[] = [
   document('host', 'This description (OpenAPI 3.1)'),
   document('codeblocks', 'The description of the code-block downloads (OpenAPI 3.1)'),
 ];
-
-/** The health check's router, for `root.use('/status', …)`: under its own prefix, so no other request enters it. */
-export const statusRouter = (ping: () => Promise<unknown>) => buildRouter(statusEndpoints, { ping }, { mountedAt: '/status' });

@@ -15,6 +15,17 @@ export interface DeletedPrincipal {
  */
 export type DeletionHook = (trx: Knex.Transaction, deleted: DeletedPrincipal) => Promise<void>;
 
+/**
+ * What one feature does inside the directory's deletions, handed over as data (the feature's `hooks.directory`;
+ * services.ts registers it here).
+ */
+export interface DirectoryHookSet {
+  userDeleted?: DeletionHook;
+  groupDeleted?: DeletionHook;
+  /** Change-feed topics the hooks' writes make stale. */
+  announces?: readonly string[];
+}
+
 export class DirectoryHooks {
   private readonly onUser: DeletionHook[] = [];
   private readonly onGroup: DeletionHook[] = [];
@@ -28,6 +39,13 @@ export class DirectoryHooks {
   onGroupDeleted(hook: DeletionHook, opts: { announces?: readonly string[] } = {}): void {
     this.onGroup.push(hook);
     for (const t of opts.announces ?? []) this.topics.add(t);
+  }
+
+  /** Registers every hook of one feature's set. */
+  register(set: DirectoryHookSet): void {
+    const opts = { announces: set.announces };
+    if (set.userDeleted) this.onUserDeleted(set.userDeleted, opts);
+    if (set.groupDeleted) this.onGroupDeleted(set.groupDeleted, opts);
   }
 
   async userDeleted(trx: Knex.Transaction, user: DeletedPrincipal): Promise<void> {

@@ -15,6 +15,11 @@ export interface ContentIndexer {
   prepare(macros: readonly MacroInfo[]): IndexWrite;
 }
 
+/** What one add-on does with every saved body, handed over as data (its feature's `hooks.wiki`). */
+export interface WikiHookSet {
+  contentIndexers?: readonly ContentIndexer[];
+}
+
 export class ContentIndexers {
   private readonly list: ContentIndexer[] = [];
 

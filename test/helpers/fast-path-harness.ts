@@ -6,7 +6,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
-import { createApp, createRequestListener, type AppListener } from '../../src/app.ts';
+import { createApp, createRequestListener, type App } from '../../src/app.ts';
 import { createHttpServer } from '../../src/server.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
 import type { TestApp } from './test-app.ts';
@@ -63,8 +63,8 @@ function captureLogger() {
 }
 
 export interface FastPathPair {
-  /** The listener with the fast paths (its `fastPath` and `optionListFastPath` count what they answered). */
-  listener: AppListener;
+  /** The app behind the fast paths (its `fastPaths`, by feature name, count what they answered). */
+  app: App;
   fastPort: number;
   slowPort: number;
   /** The request line logged for a request id (waits a little: lines are written after the answer). */
@@ -77,10 +77,10 @@ export async function startFastPathPair(t: TestApp): Promise<FastPathPair> {
   const log = captureLogger();
   const services = { ...t.services, log: log.logger };
   const slow = await listen(createRequestListener(services, createApp(services), false));
-  const listener = createRequestListener(services, createApp(services), true);
-  const fast = await listen(listener);
+  const app = createApp(services);
+  const fast = await listen(createRequestListener(services, app, true));
   return {
-    listener,
+    app,
     fastPort: portOf(fast),
     slowPort: portOf(slow),
     async lineOf(id) {

@@ -71,7 +71,7 @@ describe('the dependency rules of docs/architecture.md (npm run depcheck)', () =
         "import { errors } from '../fieldeditor.errors.ts';\nimport { g2 } from './grants.repository.ts';\nexport const g = (o: OptionsService) => [o, scope, errors, g2];\n",
       'src/fieldeditor/grants/grants.repository.ts': room('g2'),
       // The root wiring imports every room.
-      'src/fieldeditor/fieldeditor.module.ts':
+      'src/fieldeditor/fieldeditor.feature.ts':
         "import { OptionsService } from './options/options.service.ts';\nimport { f } from './fields/fields.service.ts';\nimport { g } from './grants/grants.service.ts';\nexport const m = [OptionsService, f, g];\n",
     });
     expect(code).not.toBe(0);

@@ -1,6 +1,6 @@
 // API 1.1 (the original's routes before 1.2, kept by its 1.2.x releases and dropped in 1.3.0): ten operations on
 // the options of a field's default context, declared once (docs/openapi.md) and served under the `1.1` base
-// paths only (compat.module.ts). Each calls the service functions the 1.2 routes call, the same way, so the
+// paths only (compat.mount.ts). Each calls the service functions the 1.2 routes call, the same way, so the
 // rules (grants decided inside the write, duplicates, order, events) are the same; only paths, ids and
 // answers are 1.1's: `customfield_<n>` ids (digits too), nested `childOptions` in the list, `DeleteOk` with a
 // string id, and 500 for missing rights (compat.errors.ts).

@@ -12,7 +12,7 @@ const TAG = 'Description';
 export const fieldeditorOperations: OperationDoc[] = [...fieldeditorEndpoints, ...healthEndpoints];
 
 /**
- * Base paths, in the order of FIELDEDITOR_BASES (fieldeditor.module.ts), as the document's servers; the 1.1
+ * Base paths, in the order of FIELDEDITOR_BASES (fieldeditor.paths.ts), as the document's servers; the 1.1
  * operations carry their own (the `1.1` base paths, COMPAT11_BASES).
  */
 export function fieldeditorApi(bases: readonly string[]): ApiDescription {

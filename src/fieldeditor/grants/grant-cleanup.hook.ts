@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DeletedPrincipal, DirectoryHooks } from '../../directory/directory-hooks.ts';
+import type { DeletedPrincipal, DirectoryHookSet } from '../../directory/directory-hooks.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 import { grantsRepository, type PrincipalType } from './grants.repository.ts';
@@ -9,8 +9,7 @@ import { grantsRepository, type PrincipalType } from './grants.repository.ts';
  * same name never inherits them (grants are kept by name, as the original kept them). The host event and
  * the grants it removed are one event-log entry, in that transaction too.
  */
-export function registerGrantCleanup(hooks: DirectoryHooks, eventLog: EventLog): void {
-  const announces = [TRACKER_TOPIC];
+export function grantCleanupHooks(eventLog: EventLog): DirectoryHookSet {
   const cleanup = (type: PrincipalType) => async (trx: Knex.Transaction, deleted: DeletedPrincipal) => {
     const removed = await grantsRepository.removePrincipalGrants(trx, type, deleted.name);
     await eventLog.record(trx, {
@@ -21,6 +20,5 @@ export function registerGrantCleanup(hooks: DirectoryHooks, eventLog: EventLog):
       after: { grantsRemoved: removed.length },
     });
   };
-  hooks.onUserDeleted(cleanup('user'), { announces });
-  hooks.onGroupDeleted(cleanup('group'), { announces });
+  return { userDeleted: cleanup('user'), groupDeleted: cleanup('group'), announces: [TRACKER_TOPIC] };
 }

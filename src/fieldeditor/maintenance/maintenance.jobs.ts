@@ -1,10 +1,8 @@
-import type { JobRunner } from '../../platform/jobs/job-runner.ts';
 import type { JobDefinition } from '../../platform/jobs/job-types.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { EventLog } from './event-log.ts';
-import { eventLogJournal } from './job-journal.ts';
 import { searchIndexJob } from './jobs/search-index.job.ts';
 import { dataMigrationJob } from './jobs/data-migration.job.ts';
 import { pruneAuthFailuresJob, truncateEventLogJob } from './jobs/housekeeping.jobs.ts';
@@ -28,14 +26,17 @@ function announcing(job: JobDefinition, changes: ChangeFeed, topics: readonly st
   };
 }
 
-/** Registers the field editor's jobs with the node's runner and records job changes in the event log. */
-export function registerMaintenanceJobs(
-  runner: JobRunner,
-  deps: { eventLog: EventLog; changes: ChangeFeed; authFailuresRetentionHours: number; lockoutMinutes: number },
-): void {
-  runner.register(announcing(searchIndexJob, deps.changes, [TRACKER_TOPIC]));
-  runner.register(announcing(dataMigrationJob(), deps.changes, [TRACKER_TOPIC, FIELD_OPTIONS_TOPIC]));
-  runner.register(truncateEventLogJob(deps.eventLog));
-  runner.register(pruneAuthFailuresJob({ retentionHours: deps.authFailuresRetentionHours, lockoutMinutes: deps.lockoutMinutes }));
-  runner.useJournal(eventLogJournal(deps.eventLog));
+/** The field editor's jobs, for the node's runner (the feature's `jobs`). */
+export function maintenanceJobs(deps: {
+  eventLog: EventLog;
+  changes: ChangeFeed;
+  authFailuresRetentionHours: number;
+  lockoutMinutes: number;
+}): JobDefinition[] {
+  return [
+    announcing(searchIndexJob, deps.changes, [TRACKER_TOPIC]),
+    announcing(dataMigrationJob(), deps.changes, [TRACKER_TOPIC, FIELD_OPTIONS_TOPIC]),
+    truncateEventLogJob(deps.eventLog),
+    pruneAuthFailuresJob({ retentionHours: deps.authFailuresRetentionHours, lockoutMinutes: deps.lockoutMinutes }),
+  ];
 }

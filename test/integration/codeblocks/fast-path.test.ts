@@ -28,7 +28,7 @@ describe.each([
   let single: string;
   let cp: string;
 
-  const answered = () => pair.listener.fastPath!.answered;
+  const answered = () => pair.app.fastPaths.get('codeblocks')!.answered;
 
   beforeAll(async () => {
     // Many wrong passwords in a row here: no lock (that is Express's answer either way).

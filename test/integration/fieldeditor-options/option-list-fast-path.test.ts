@@ -26,7 +26,7 @@ describe.each([{ base: 'http://localhost:8080' }, { base: 'http://localhost:8080
   let parentId: number;
   let cp: string;
 
-  const answered = () => pair.listener.optionListFastPath!.answered;
+  const answered = () => pair.app.fastPaths.get('fieldeditor')!.answered;
   const at = (path: string) => `${cp}${path}`;
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { readmeRequests } from '../../helpers/readme-examples.ts';
 import { DOCUMENT_PATHS, isUndocumentedRoute } from '../../../src/apidocs/apidocs.paths.ts';
-import { FIELDEDITOR_DOCUMENT_PATH } from '../../../src/apidocs/apidocs.module.ts';
+import { FIELDEDITOR_DOCUMENT_PATH } from '../../../src/apidocs/apidocs.feature.ts';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 type PathItem = Record<string, Operation> & { servers?: { url: string }[] };

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createRequestListener, type AppListener } from '../../../src/app.ts';
+import { createApp, createRequestListener, type App } from '../../../src/app.ts';
 import { createHttpServer } from '../../../src/server.ts';
 import { AppError } from '../../../src/platform/http/app-error.ts';
 import type { RequestStep } from '../../../src/platform/http/pipeline.ts';
@@ -35,7 +35,7 @@ describe('the request pipeline', () => {
   const every = probeStep('Probe-Every');
   const api = probeStep('Probe-Api');
   const servers: http.Server[] = [];
-  let fast: { port: number; listener: AppListener };
+  let fast: { port: number; app: App };
   let slow: { port: number };
   let reader: TestUser;
   let e1: string;
@@ -47,7 +47,7 @@ describe('the request pipeline', () => {
     const server = createHttpServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
-    return { port: (server.address() as AddressInfo).port, listener };
+    return { port: (server.address() as AddressInfo).port, app };
   }
 
   beforeAll(async () => {
@@ -75,8 +75,8 @@ describe('the request pipeline', () => {
   }
 
   it.each([
-    ['a download the fast path answers', () => e1, () => fast.listener.fastPath!.answered],
-    ['an option list the fast path answers', () => list, () => fast.listener.optionListFastPath!.answered],
+    ['a download the fast path answers', () => e1, () => fast.app.fastPaths.get('codeblocks')!.answered],
+    ['an option list the fast path answers', () => list, () => fast.app.fastPaths.get('fieldeditor')!.answered],
   ])('runs every step once for %s', async (_name, path, answered) => {
     await probe(fast.port, path()); // warms the caches
     const before = answered();
@@ -105,10 +105,10 @@ describe('the request pipeline', () => {
   });
 
   it('runs a cache miss through the steps once, even when the fast path hands it to Express', async () => {
-    const before = fast.listener.fastPath!.answered;
+    const before = fast.app.fastPaths.get('codeblocks')!.answered;
     const { answer, every: e, api: a } = await probe(fast.port, `${e1}&asciiOnly=true`);
     expect(answer.status).toBe(200);
-    expect(fast.listener.fastPath!.answered).toBe(before);
+    expect(fast.app.fastPaths.get('codeblocks')!.answered).toBe(before);
     expect([e, a]).toEqual([1, 1]);
   });
 

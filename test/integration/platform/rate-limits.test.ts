@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createRequestListener, type AppListener } from '../../../src/app.ts';
+import { createApp, createRequestListener, type App } from '../../../src/app.ts';
 import { createHttpServer } from '../../../src/server.ts';
 import { RateLimiter, type RateLimitSettings } from '../../../src/platform/limits/rate-limiter.ts';
 import { TrustedProxies } from '../../../src/platform/http/client-address.ts';
@@ -40,7 +40,7 @@ function from(port: number, localAddress: string, method: string, path: string, 
 
 interface Limited {
   port: number;
-  listener: AppListener;
+  app: App;
   limiter: RateLimiter;
 }
 
@@ -56,11 +56,11 @@ function useLimitedServer(t: TestApp, settings: () => RateLimitSettings, trustPr
   return async (): Promise<Limited> => {
     const limiter = new RateLimiter(settings());
     const services = { ...t.services, rateLimiter: limiter, trustedProxies: trustProxy.length > 0 ? new TrustedProxies(trustProxy) : undefined };
-    const listener = createRequestListener(services, createApp(services), true);
-    const server = createHttpServer(listener);
+    const app = createApp(services);
+    const server = createHttpServer(createRequestListener(services, app, true));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
-    return { port: (server.address() as AddressInfo).port, listener, limiter };
+    return { port: (server.address() as AddressInfo).port, app, limiter };
   };
 }
 
@@ -111,14 +111,14 @@ describe('rate limits on downloads, field-editor reads and writes', () => {
   });
 
   it('limits E1 answered from the cache by the fast path: the headers on each answer, then 429 in plain text with Retry-After', async () => {
-    const { port, listener } = await limited();
+    const { port, app } = await limited();
     await warm(t, reader);
     const first = await from(port, '127.0.0.1', 'GET', e1, { Authorization: reader.auth });
     expect(first.status).toBe(200);
     expect(headersOf(first)).toMatchObject({ limit: '3', remaining: '2' });
-    const before = listener.fastPath!.answered;
+    const before = app.fastPaths.get('codeblocks')!.answered;
     const cached = await from(port, '127.0.0.1', 'GET', e1, { Authorization: reader.auth });
-    expect(listener.fastPath!.answered).toBe(before + 1);
+    expect(app.fastPaths.get('codeblocks')!.answered).toBe(before + 1);
     expect(cached.status).toBe(200);
     expect(headersOf(cached)).toMatchObject({ limit: '3', remaining: '1' });
     expectResetWithin(headersOf(cached).reset, 2 / 0.001);
@@ -126,7 +126,7 @@ describe('rate limits on downloads, field-editor reads and writes', () => {
 
     const refused = await from(port, '127.0.0.1', 'GET', e1, { Authorization: reader.auth });
     expect(refused.status).toBe(429);
-    expect(listener.fastPath!.answered).toBe(before + 2);
+    expect(app.fastPaths.get('codeblocks')!.answered).toBe(before + 2);
     expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
     expect(refused.body).toMatch(/^Too many requests \(downloads\) from this credential\. Try again in \d+ seconds?\.\n$/);
