@@ -11,6 +11,7 @@ import * as m20261123110000 from './20261123110000_jobs.ts';
 import * as m20261123111000 from './20261123111000_event_log.ts';
 import * as m20261123112000 from './20261123112000_field_search.ts';
 import * as m20261123130000 from './20261123130000_web_sessions.ts';
+import * as m20261127060000 from './20261127060000_event_log_operation.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -29,4 +30,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261123111000_event_log': m20261123111000,
   '20261123112000_field_search': m20261123112000,
   '20261123130000_web_sessions': m20261123130000,
+  '20261127060000_event_log_operation': m20261127060000,
 };

@@ -7,6 +7,7 @@ import { grantsEndpoints, type GrantsDeps } from './grants/grants.endpoints.ts';
 import { fieldsEndpoints, type FieldsDeps } from './fields/fields.endpoints.ts';
 import { settingsEndpoints, type SettingsDeps } from './settings/settings.endpoints.ts';
 import { optionsEndpoints, type OptionsDeps } from './options/options.endpoints.ts';
+import { optionsBulkEndpoints } from './options/options-bulk.endpoints.ts';
 import { defaultsEndpoints, type DefaultsDeps } from './options/defaults.endpoints.ts';
 import { maintenanceEndpoints, type MaintenanceDeps } from './maintenance/maintenance.endpoints.ts';
 import { descriptionEndpoints, type DescriptionDeps } from './description/description.endpoints.ts';
@@ -20,6 +21,7 @@ export const fieldeditorEndpoints: Endpoint<FieldeditorEndpointDeps>[] = [
   ...fieldsEndpoints,
   ...settingsEndpoints,
   ...optionsEndpoints,
+  ...optionsBulkEndpoints,
   ...defaultsEndpoints,
   ...maintenanceEndpoints,
   ...descriptionEndpoints,

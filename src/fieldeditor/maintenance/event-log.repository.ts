@@ -12,6 +12,8 @@ export interface EventEntry {
   target: Record<string, unknown>;
   before?: unknown;
   after?: unknown;
+  /** Shared by the entries one request wrote together (a batch or a sync, issue 27); absent for single changes. */
+  operationId?: string;
 }
 
 /** One listed entry: its id and its API form (docs/maintenance.md), as JSON text built by the database. */
@@ -25,9 +27,12 @@ export interface EventJsonRow {
  * to join, not 3000 jsonb values to parse and serialise again. `time` is the job entries' format
  * (`YYYY-MM-dd'T'HH:mm:ss+0000`, UTC, seconds truncated).
  */
-const ENTRY_JSON = `json_build_object(
+const ENTRY_OBJECT = `json_build_object(
   'id', id, 'time', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+0000"'), 'actor', actor, 'kind', kind,
-  'fieldId', field_id, 'contextId', context_id, 'target', target, 'before', before, 'after', after)::text as json`;
+  'fieldId', field_id, 'contextId', context_id, 'target', target, 'before', before, 'after', after)::text`;
+/** `operationId` only on the entries that have one (a batch's or a sync's), so a single change's entry keeps its shape. */
+const ENTRY_JSON = `case when operation_id is null then ${ENTRY_OBJECT}
+  else left(${ENTRY_OBJECT}, -1) || ',"operationId":"' || operation_id::text || '"}' end as json`;
 
 export interface EventFilter {
   from?: Date;
@@ -52,6 +57,7 @@ export async function appendEvents(q: Knex, entries: readonly EventEntry[]): Pro
       target: JSON.stringify(e.target),
       before: json(e.before),
       after: json(e.after),
+      operation_id: e.operationId ?? null,
     })),
   );
 }

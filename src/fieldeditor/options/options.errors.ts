@@ -45,3 +45,7 @@ export const afterNotSibling = (afterId: number, id: number) =>
   ]);
 
 export const unsupportedFieldType = (name: string, message: string) => validationError([{ name, message }]);
+
+/** A batch over its item limit (docs/configuration.md, "Limits"): refused before any item is read. */
+export const tooManyItems = (count: number, max: number) =>
+  new AppError(413, 'TOO_MANY_ITEMS', `A batch takes at most ${max} items in all; this one has ${count}.`, { subCode: SUB.TOO_LARGE });

@@ -23,6 +23,13 @@ export interface OptionJson {
   disabled: boolean;
 }
 
+/** One change of an option list as the event log records it (the entry's kind is derived from `action`). */
+export interface OptionChange {
+  action: string;
+  before: unknown;
+  after: unknown;
+}
+
 /** `sequence` is the option's 0-based rank in its list, computed by the caller (repository `rankOf`). */
 export const toOptionJson = (r: Pick<OptionRow, 'id' | 'value' | 'disabled'>, sequence: number): OptionJson => ({
   optionvalue: r.value,

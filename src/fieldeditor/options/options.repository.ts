@@ -15,7 +15,7 @@ export interface ListKey {
   parentId: number | null;
 }
 
-const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'position', 'disabled'] as const;
+export const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'position', 'disabled'] as const;
 
 /** Restricts a query to one sibling list (matches the expression indexes on coalesce(parent_id, 0)). */
 function inList(qb: Knex.QueryBuilder, list: ListKey): Knex.QueryBuilder {

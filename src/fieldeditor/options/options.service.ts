@@ -12,7 +12,10 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
 import { lockListAndDecide } from './list-write.ts';
-import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
+import { toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
+import { applyBatch } from './options-batch.ts';
+import { parseBatch } from './options-batch.schemas.ts';
+import { randomUUID } from 'node:crypto';
 import * as repo from './options.repository.ts';
 import { OptionListCache } from './options.cache.ts';
 import { readDefaultOptions } from './defaults.repository.ts';
@@ -50,12 +53,12 @@ interface WritePlan<T> {
   guard?: (trx: Knex.Transaction) => Promise<void>;
   run: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>;
 }
-type Change = { action: string; before: unknown; after: unknown };
+type Change = OptionChange;
 /**
  * What an operation answers: its result and change, and `recorded` when it already wrote the change's entry
  * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry.
  */
-type Done<T> = { result: T; change: Change; recorded?: boolean };
+type Done<T> = { result: T; change: Change | Change[]; recorded?: boolean; operationId?: string };
 /** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
 interface Logged {
   /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
@@ -271,6 +274,25 @@ export class OptionsService {
   }
 
   /**
+   * POST {list}/batch (issue 27): creates, updates and deletes of one list, all or nothing, in one write (the
+   * list lock, the right, the delete rule when the batch deletes, then options-batch.ts); one event-log entry
+   * per option changed, all with one operation id. Answers the list after the batch, in order.
+   */
+  async batch(user: AuthUser, at: ListPath, body: unknown): Promise<{ options: OptionJson[] }> {
+    const actor = actorOf(user);
+    return this.write(user, at, (scope) => {
+      const input = parseBatch(body);
+      return {
+        ...(input.delete.length > 0 ? { guard: (trx: Knex.Transaction) => this.settings.checkMayDelete(trx, actor) } : {}),
+        run: async (trx, list) => {
+          const { options, changes } = await applyBatch(trx, scope.field.id, list, input);
+          return { result: { options }, change: changes, operationId: randomUUID() };
+        },
+      };
+    });
+  }
+
+  /**
    * One write, in one transaction: the list lock, the caller's right decided under it (list-write.ts), the
    * plan (its body parsed), the field-type check, the guard (a rule decided inside the write, taken after the
    * list lock so that every writer locks in the same order), the parent check, the operation, then its event.
@@ -326,7 +348,10 @@ export class OptionsService {
       const done = await how.run(trx, listOf(scope), log);
       // The change's event-log entry, in its transaction: both commit or neither does (written here unless
       // the operation already wrote it with its last statement).
-      if (!done.recorded) await this.eventLog.record(trx, entryOf(done.change));
+      if (!done.recorded) {
+        const changes = Array.isArray(done.change) ? done.change : [done.change];
+        await this.eventLog.record(trx, ...changes.map((c) => ({ ...entryOf(c), ...(done.operationId ? { operationId: done.operationId } : {}) })));
+      }
       return done;
     });
   }
