@@ -1,9 +1,9 @@
 import type { ContentIndexer } from '../wiki/content-indexer.ts';
 import type { MacroInfo } from '../wiki/storage/storage-format.ts';
+import { invalidStorage } from '../wiki/wiki.errors.ts';
 import { CodeboxError, isCodeboxKind, parseCodebox, type CodeboxKind } from './codebox/codebox.ts';
 import { encodeBlockKey } from './codebox/block-key.ts';
 import { replaceCodeboxes, type CodeboxRow } from './codebox.repository.ts';
-import { AppError } from '../platform/http/app-error.ts';
 import { firstUnstorable, unstorableMessage } from '../platform/http/storable-text.ts';
 
 /**
@@ -48,6 +48,6 @@ function refuseUnlistable(row: CodeboxRow): void {
   const names = (JSON.parse(row.sections) as { name: string }[]).map((s) => s.name);
   for (const [what, text] of [['macro id', row.macro_id] as const, ...names.map((n) => ['section name', n] as const)]) {
     const bad = firstUnstorable(text);
-    if (bad !== undefined) throw new AppError(400, 'INVALID_STORAGE', `Error parsing xhtml: a code box ${what} ${unstorableMessage(bad)}`);
+    if (bad !== undefined) throw invalidStorage(`a code box ${what} ${unstorableMessage(bad)}`);
   }
 }

@@ -2,7 +2,7 @@
 // 500_ERROR_INVALID_URL_PARAMETER_EXCEPTION, so failures here become that error instead of parseWith's 400.
 // Unknown extra parameters are ignored, as the original servlet did.
 import { z } from 'zod';
-import { invalidParameter } from './download-errors.ts';
+import { invalidParameter } from './download.errors.ts';
 import { decodeBlockKey } from './codebox/block-key.ts';
 import { BoundedCache } from '../platform/cache/bounded-cache.ts';
 import { codePointName, firstUnstorable } from '../platform/http/storable-text.ts';

@@ -10,7 +10,7 @@ import { encodeBlockKey } from './codebox/block-key.ts';
 import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox/codebox.ts';
 import { CodeboxError } from './codebox/codebox-errors.ts';
 import type { BoxForDownload, CodeboxReader } from './codebox.repository.ts';
-import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download-errors.ts';
+import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download.errors.ts';
 import type { DownloadParams, ListParams } from './download.schemas.ts';
 
 export type DecideView = (q: Knex, user: AuthUser | undefined, contentId: number) => Promise<ViewDecision>;

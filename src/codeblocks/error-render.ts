@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import type { AppError } from '../platform/http/app-error.ts';
 import type { ErrorRenderer } from '../platform/http/error-handler.ts';
 import { errorKeyFor } from './codebox/codebox-errors.ts';
-import { codeblocksErrorExtra } from './download-errors.ts';
+import { codeblocksErrorExtra } from './download.errors.ts';
 import { MESSAGES, PATHS, type Generation } from './generation.ts';
 import { renderJsonError, renderJsonHostStatus, renderXmlError, renderXmlHostStatus, type ErrorBody } from './list-render.ts';
 

@@ -1,9 +1,9 @@
-import { badRequest } from '../platform/http/app-error.ts';
 import { usersRepository as users } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS } from './groups.repository.ts';
 import { importPart } from '../platform/import/import-part.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { importGroups, importUsers } from './directory-import.schema.ts';
+import { importUnknownGroups } from './host-api.errors.ts';
 
 const PROGRESS_EVERY = 100;
 
@@ -37,7 +37,7 @@ export const directoryImport = importPart({ groups: importGroups, users: importU
     const wanted = [BUILTIN_GROUPS.users, ...(item.groups ?? [])];
     const found = await groups.findByNames(trx, wanted);
     const missing = wanted.filter((n) => !found.some((f) => f.name.toLowerCase() === n.toLowerCase()));
-    if (missing.length > 0) throw badRequest(`User ${item.name}: unknown group ${missing.join(', ')}`, undefined, 'GROUP_NOT_FOUND');
+    if (missing.length > 0) throw importUnknownGroups(item.name, missing);
     for (const grp of found) await groups.addMember(trx, grp.id, row.id);
     u.created++;
   }

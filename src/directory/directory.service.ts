@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { AppError, badRequest, notFound } from '../platform/http/app-error.ts';
 import type { PasswordHasher } from '../platform/auth/password-hasher.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
@@ -7,13 +6,20 @@ import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
 import { DirectoryHooks } from './directory-hooks.ts';
 import { clearFailures } from './auth-failures.repository.ts';
+import {
+  builtinGroup,
+  groupExists,
+  groupNotFound,
+  lastSystemAdministrator,
+  notAMember,
+  unknownGroups,
+  userExists,
+  userNotFound,
+} from './host-api.errors.ts';
 
 export interface UserWithGroups extends UserRow {
   groups: string[];
 }
-
-const userNotFound = () => notFound('The user does not exist.', 'USER_NOT_FOUND');
-const groupNotFound = () => notFound('The group does not exist.', 'GROUP_NOT_FOUND');
 
 /**
  * Rules of the directory: users, groups and memberships. Every change is one transaction; a change that can
@@ -54,9 +60,7 @@ export class DirectoryService {
     const passwordHash = await this.hasher.hash(input.password);
     return this.knex.transaction(async (trx) => {
       if (await users.findByName(trx, input.name)) {
-        throw new AppError(400, 'USER_EXISTS', 'A user with that username already exists.', {
-          details: [{ name: 'username', message: 'A user with that username already exists.' }],
-        });
+        throw userExists();
       }
       const row = await users.insert(trx, {
         name: input.name,
@@ -67,7 +71,7 @@ export class DirectoryService {
       const wanted = [BUILTIN_GROUPS.users, ...(input.groups ?? [])];
       const found = await groups.findByNames(trx, wanted);
       const missing = wanted.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
-      if (missing.length > 0) throw badRequest(`Unknown group: ${missing.join(', ')}`, undefined, 'GROUP_NOT_FOUND');
+      if (missing.length > 0) throw unknownGroups(missing);
       for (const g of found) await groups.addMember(trx, g.id, row.id);
       return { ...row, groups: found.map((g) => g.name).sort() };
     });
@@ -103,9 +107,7 @@ export class DirectoryService {
   async createGroup(name: string): Promise<GroupRow> {
     return this.knex.transaction(async (trx) => {
       if (await groups.findByName(trx, name)) {
-        throw new AppError(400, 'GROUP_EXISTS', 'A group with that name already exists.', {
-          details: [{ name: 'name', message: 'A group with that name already exists.' }],
-        });
+        throw groupExists();
       }
       return groups.insert(trx, name);
     });
@@ -115,7 +117,7 @@ export class DirectoryService {
     await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, name);
       if (!group) throw groupNotFound();
-      if (group.builtin) throw badRequest('A built-in group cannot be deleted.', undefined, 'GROUP_BUILTIN');
+      if (group.builtin) throw builtinGroup();
       await groups.delete(trx, group.id);
       await this.hooks.groupDeleted(trx, { id: group.id, name: group.name });
     });
@@ -143,7 +145,7 @@ export class DirectoryService {
       if (!user) throw userNotFound();
       if (group.name === BUILTIN_GROUPS.systemAdministrators) await this.assertNotLastSystemAdmin(trx, user.id);
       if (!(await groups.removeMember(trx, group.id, user.id))) {
-        throw notFound('The user is not a member of the group.', 'NOT_A_MEMBER');
+        throw notAMember();
       }
     });
     await this.announce();
@@ -160,7 +162,7 @@ export class DirectoryService {
     // Lock the membership rows so two concurrent removals cannot both pass the check.
     const members = await groups.lockMemberIds(trx, sysadmins.id);
     if (members.length === 1 && members[0] === userId) {
-      throw badRequest('The last system administrator cannot be removed.', undefined, 'LAST_SYSTEM_ADMIN');
+      throw lastSystemAdministrator();
     }
   }
 }

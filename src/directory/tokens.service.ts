@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { notFound } from '../platform/http/app-error.ts';
 import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { generateRawToken, hashToken } from '../platform/auth/tokens.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { tokensRepository as tokens, type TokenRow, type TokenScope } from './tokens.repository.ts';
+import { tokenNotFound } from './host-api.errors.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -29,8 +29,8 @@ export class TokensService {
   /** The owner or an administrator revokes; others learn nothing (404, as if it did not exist). */
   async revoke(actor: AuthUser, id: number): Promise<void> {
     const row = await tokens.findById(this.knex, id);
-    if (!row || (row.user_id !== actor.id && !isAdministrator(actor))) throw notFound('The token does not exist.', 'TOKEN_NOT_FOUND');
-    if (!(await tokens.delete(this.knex, id))) throw notFound('The token does not exist.', 'TOKEN_NOT_FOUND');
+    if (!row || (row.user_id !== actor.id && !isAdministrator(actor))) throw tokenNotFound();
+    if (!(await tokens.delete(this.knex, id))) throw tokenNotFound();
     // Every node drops cached tokens before the revocation is answered.
     await this.changes.publish(DIRECTORY_TOPIC);
   }

@@ -3,7 +3,9 @@ import { AppError } from '../platform/http/app-error.ts';
 import type { VersionRule } from '../platform/openapi/operation.ts';
 
 /**
- * Error format of the field-editor API: `{statusCode, subCode, message}`, plus `errors[]` on every 400
+ * The error registry of the field-editor API (its codes, sub-codes and messages; the options room's own refusals
+ * are in options/options.errors.ts, built on this file's SUB and validationError; codes any API can raise are in
+ * platform/http/platform.errors.ts), and its error format: `{statusCode, subCode, message}`, plus `errors[]` on every 400
  * (clients print that list as a table, so it is always present on a 400, possibly empty).
  * The subCodes are ours (the original's list is not public); they are documented in docs/fieldeditor-api.md.
  */
@@ -39,6 +41,10 @@ export const deleteAdminsOnly = () =>
   new AppError(403, 'DELETE_ADMINS_ONLY', 'Only administrators may delete options (host setting).', {
     subCode: SUB.DELETE_ADMINS_ONLY,
   });
+
+/** 404 for a context id (as the client sent it) that is not one of the field's contexts. */
+export const contextNotFound = (raw: string) =>
+  new AppError(404, 'CONTEXT_NOT_FOUND', `The context ${raw} does not exist for this custom field.`, { subCode: SUB.CONTEXT_NOT_FOUND });
 
 /** A 400 in the field editor's shape, naming one or more offending properties. */
 export const validationError = (details: { name: string; message: string; value?: unknown; exceptionName?: string }[]) =>
@@ -97,6 +103,19 @@ export type ApiVersion = '1' | '1.2';
 /** The 412 of an endpoint added after the `1.2` generation, under a `1.2` base path (the original's answer). */
 export const notUnderThisVersion = () =>
   new AppError(412, 'VERSION', 'This endpoint is not available under the requested URL (min version: 1).', { subCode: SUB.VERSION });
+
+/** The 412 of an endpoint of the `1.2` generation or later, under a `1.1` base path (compat-1.1/). */
+export const notUnder11 = () =>
+  new AppError(412, 'VERSION', 'This endpoint is not available under the requested URL (min version: 1.2).', { subCode: SUB.VERSION });
+
+// ---- Import part of the grants (rendered by the import's own report) ----
+
+export const importUnknownField = (where: string, field: unknown) => new AppError(400, 'FIELD_NOT_FOUND', `${where}: unknown field ${String(field)}`);
+
+export const importUnknownContext = (where: string, context: unknown) => new AppError(400, 'CONTEXT_NOT_FOUND', `${where}: unknown context ${String(context)}`);
+
+export const importUnknownPrincipal = (where: string, type: 'user' | 'group', name: string) =>
+  new AppError(400, 'PRINCIPAL_NOT_FOUND', `${where}: unknown ${type} ${name}`);
 
 /**
  * Endpoints added after the `1.2` generation (PATCH grants, context create/update/delete, U3, maintenance …)

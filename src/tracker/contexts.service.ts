@@ -1,10 +1,17 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { trackerWrite } from './tracker-write.ts';
-import { AppError } from '../platform/http/app-error.ts';
 import { toContextRef, type ContextRef, type FieldRef } from './refs.ts';
 import { catalogRepository, type IssueTypeRow, type ProjectRow } from './catalog.repository.ts';
 import { fieldsRepository } from './fields.repository.ts';
+import {
+  contextCoversAllProjects,
+  contextNotFound,
+  defaultContextUndeletable,
+  projectInOtherContext,
+  unknownContextIssueType,
+  unknownContextProject,
+} from '../directory/host-api.errors.ts';
 import type { CreateContextInput, UpdateContextInput } from './tracker.schemas.ts';
 
 /** A context with its scope; `projects` / `issueTypes` only when asked for (they cost a query each). */
@@ -19,9 +26,6 @@ export interface ContextExpand {
   projects?: boolean;
   issueTypes?: boolean;
 }
-
-const invalid = (name: string, message: string, value?: unknown) =>
-  new AppError(400, 'VALIDATION', 'validation errors', { details: [{ name, message, ...(value === undefined ? {} : { value }) }] });
 
 /**
  * Scope of many contexts at once: two link queries for all of them (plus one per expansion), never one
@@ -55,22 +59,22 @@ async function checkScope(trx: Knex, field: FieldRef, contextId: number | null, 
     const unique = [...new Set(projectIds)];
     const found = new Set((await catalogRepository.projectsByIds(trx, unique)).map((p) => p.id));
     const missing = unique.find((id) => !found.has(id));
-    if (missing !== undefined) throw invalid('projectIds', `The project ${missing} does not exist.`, missing);
+    if (missing !== undefined) throw unknownContextProject(missing);
     const taken = await fieldsRepository.projectsTakenElsewhere(trx, field.id, contextId, unique);
     if (taken[0]) {
-      throw invalid('projectIds', `The project ${taken[0].project_id} is already in context ${taken[0].context_id} of this field; a project may be in only one context of a field.`, taken[0].project_id);
+      throw projectInOtherContext(taken[0].project_id, taken[0].context_id);
     }
     if (unique.length === 0) {
       // Only one context of a field may apply to all projects, or "which context applies" would be ambiguous.
       const other = await fieldsRepository.otherAllProjectsContext(trx, field.id, contextId);
-      if (other) throw invalid('projectIds', `The context ${other.id} (${other.name}) already applies to all projects of this field; name at least one project.`);
+      if (other) throw contextCoversAllProjects(other.id, other.name);
     }
   }
   if (issueTypeIds !== undefined) {
     const unique = [...new Set(issueTypeIds)];
     const found = new Set((await catalogRepository.issueTypesByIds(trx, unique)).map((t) => t.id));
     const missing = unique.find((id) => !found.has(id));
-    if (missing !== undefined) throw invalid('issueTypeIds', `The issue type ${missing} does not exist.`, String(missing));
+    if (missing !== undefined) throw unknownContextIssueType(missing);
   }
 }
 
@@ -113,7 +117,7 @@ export async function updateContext(
     if (input.projectIds !== undefined) await fieldsRepository.setProjects(trx, field.id, context.id, [...new Set(input.projectIds)]);
     if (input.issueTypeIds !== undefined) await fieldsRepository.setIssueTypes(trx, context.id, [...new Set(input.issueTypeIds)]);
     const [row] = await fieldsRepository.contextsByIds(trx, [context.id]);
-    if (!row) throw new AppError(404, 'CONTEXT_NOT_FOUND', 'The context does not exist.');
+    if (!row) throw contextNotFound();
     const [details] = await describeContexts(trx, [toContextRef(row)], { projects: true, issueTypes: true });
     await also?.(trx, { before: before ?? null, after: details as ContextDetails });
     return details as ContextDetails;
@@ -122,11 +126,11 @@ export async function updateContext(
 
 /** A8: deletes a context (its grants, options and defaults go with it by cascade); never the default one. */
 export async function deleteContext(knex: Knex, changes: ChangeFeed, field: FieldRef, context: ContextRef, also?: ContextChangeHook): Promise<ContextDetails> {
-  if (context.isDefault) throw invalid('contextId', 'The default context of a field cannot be deleted.', context.id);
+  if (context.isDefault) throw defaultContextUndeletable(context.id);
   return trackerWrite(knex, changes, async (trx) => {
     await fieldsRepository.lockField(trx, field.id);
     const [details] = await describeContexts(trx, [context], { projects: true, issueTypes: true });
-    if (!(await fieldsRepository.deleteContext(trx, context.id))) throw new AppError(404, 'CONTEXT_NOT_FOUND', 'The context does not exist.');
+    if (!(await fieldsRepository.deleteContext(trx, context.id))) throw contextNotFound();
     await also?.(trx, { before: details as ContextDetails, after: null });
     return details as ContextDetails;
   });

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { badRequest } from '../platform/http/app-error.ts';
 import { importPart } from '../platform/import/import-part.ts';
 import { importFields, importIssueTypes, importProjects } from './tracker-import.schema.ts';
 import { TRACKER_TOPIC } from './tracker-write.ts';
 import { catalogRepository, bumpSequence } from './catalog.repository.ts';
 import { fieldsRepository } from './fields.repository.ts';
+import { importUnknownIssueType, importUnknownProject } from '../directory/host-api.errors.ts';
 import { trackerRules, defaultContextName, DEFAULT_CONTEXT_DESCRIPTION } from './tracker.service.ts';
 
 const CHUNK = 500;
@@ -75,13 +75,13 @@ async function importContext(
   const projectIds: number[] = [];
   for (const key of ctx.projectKeys ?? []) {
     const p = await catalogRepository.findProjectByKey(trx, key);
-    if (!p) throw badRequest(`Context ${ctx.name}: unknown project ${key}`, undefined, 'PROJECT_NOT_FOUND');
+    if (!p) throw importUnknownProject(ctx.name, key);
     projectIds.push(p.id);
   }
   const typeIds: number[] = [];
   for (const name of ctx.issueTypeNames ?? []) {
     const t = await catalogRepository.findIssueTypeByName(trx, name);
-    if (!t) throw badRequest(`Context ${ctx.name}: unknown issue type ${name}`, undefined, 'ISSUE_TYPE_NOT_FOUND');
+    if (!t) throw importUnknownIssueType(ctx.name, name);
     typeIds.push(t.id);
   }
   const row = await fieldsRepository.insertContext(trx, { id: ctx.id, fieldId, name: ctx.name, description: ctx.description ?? '', isDefault: false });

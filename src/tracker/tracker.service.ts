@@ -1,12 +1,10 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { trackerWrite } from './tracker-write.ts';
-import { AppError } from '../platform/http/app-error.ts';
 import { usersRepository } from '../directory/users.repository.ts';
+import { issueTypeNameTaken, projectKeyTaken, unknownLead } from '../directory/host-api.errors.ts';
 import { catalogRepository, type IssueTypeRow, type ProjectRow } from './catalog.repository.ts';
 import { fieldsRepository, type FieldRow } from './fields.repository.ts';
-
-const invalid = (name: string, message: string) => new AppError(400, 'VALIDATION', 'validation errors', { details: [{ name, message }] });
 
 /** The name Jira gives the automatic context of a new field. */
 export const defaultContextName = (fieldName: string) => `Default Configuration Scheme for ${fieldName}`;
@@ -36,11 +34,11 @@ export interface NewField {
  */
 export const trackerRules = {
   async createProject(q: Knex, p: NewProject): Promise<ProjectRow> {
-    if (await catalogRepository.findProjectByKey(q, p.key)) throw invalid('projectKey', `A project with the key '${p.key}' already exists.`);
+    if (await catalogRepository.findProjectByKey(q, p.key)) throw projectKeyTaken(p.key);
     let leadUserId: number | null = null;
     if (p.lead !== undefined) {
       const lead = await usersRepository.findByName(q, p.lead);
-      if (!lead) throw invalid('lead', `The user '${p.lead}' does not exist.`);
+      if (!lead) throw unknownLead(p.lead);
       leadUserId = lead.id;
     }
     return catalogRepository.insertProject(q, {
@@ -54,7 +52,7 @@ export const trackerRules = {
   },
 
   async createIssueType(q: Knex, t: { id?: number; name: string; description?: string; type?: 'standard' | 'subtask' }): Promise<IssueTypeRow> {
-    if (await catalogRepository.findIssueTypeByName(q, t.name)) throw invalid('name', `An issue type with the name '${t.name}' already exists.`);
+    if (await catalogRepository.findIssueTypeByName(q, t.name)) throw issueTypeNameTaken(t.name);
     return catalogRepository.insertIssueType(q, { id: t.id, name: t.name, description: t.description ?? '', subtask: t.type === 'subtask' });
   },
 

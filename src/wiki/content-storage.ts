@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../platform/http/app-error.ts';
 import { assignMacroIds, StorageFormatError } from './storage/storage-format.ts';
 import type { ContentIndexers, IndexWrite } from './content-indexer.ts';
+import { invalidStorage } from './wiki.errors.ts';
 
 export interface PreparedStorage {
   /** The body to store: the client's text with missing (or duplicated) macro ids filled in. */
@@ -21,11 +21,7 @@ export function prepareStorage(value: string, indexers: ContentIndexers, newId: 
   try {
     assigned = assignMacroIds(value, newId);
   } catch (err) {
-    if (err instanceof StorageFormatError) {
-      throw new AppError(400, 'INVALID_STORAGE', `Error parsing xhtml: ${err.message}`, {
-        extra: { line: err.line, column: err.column },
-      });
-    }
+    if (err instanceof StorageFormatError) throw invalidStorage(err.message, err);
     throw err;
   }
   return { xhtml: assigned.xhtml, index: indexers.prepare(assigned.macros) };

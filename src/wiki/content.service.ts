@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/http/app-error.ts';
 import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { decideView, listViewable, type ContentType, type ListFilter } from './content-access.ts';
 import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
@@ -11,6 +10,22 @@ import type { ContentIndexers } from './content-indexer.ts';
 import { findMacroById } from './storage/storage-format.ts';
 import type { CreateContentBody, UpdateContentBody } from './wiki.schemas.ts';
 import { pageOf, type Page } from './paging.ts';
+import {
+  commentNeedsContainer,
+  containerNotFound,
+  contentNotFound,
+  macroNotFound,
+  mayNotChangeContent,
+  mayNotCreateContent,
+  noContainerAllowed,
+  onlyPagesHaveAncestors,
+  parentNotFound,
+  spaceNotFound,
+  staleVersion,
+  titleRequired,
+  typeCannotChange,
+  versionNotFound,
+} from './wiki.errors.ts';
 
 /** What the content JSON is built from; `ancestors` and `container` only when asked for. */
 export interface ContentView {
@@ -21,8 +36,6 @@ export interface ContentView {
 
 /** A comment's title: `Re: ` and its container's title, cut to the column's 255 characters. */
 export const commentTitle = (containerTitle: string) => `Re: ${containerTitle}`.slice(0, 255);
-
-export const contentNotFound = (id: number) => notFound(`No content found with id: ${id}`, 'CONTENT_NOT_FOUND');
 
 /** Administrators, or holders of `create` on the space for this content type, may write. */
 export async function mayWrite(q: Knex, user: AuthUser, spaceId: number, type: ContentType): Promise<boolean> {
@@ -80,12 +93,11 @@ export class ContentService {
   async create(user: AuthUser, body: CreateContentBody): Promise<ContentView> {
     return wikiWrite(this.knex, this.changes, async (trx) => {
       const space = await spaces.findByKey(trx, body.space.key);
-      const unknownSpace = () => notFound(`No space with key : ${body.space.key}`, 'SPACE_NOT_FOUND');
-      if (!space) throw unknownSpace();
+      if (!space) throw spaceNotFound(body.space.key);
       if (!(await mayWrite(trx, user, space.id, body.type))) {
         // A space the caller cannot read answers exactly as an unknown key, so keys cannot be probed.
-        if (!(await spaces.canRead(trx, user.id, space.id))) throw unknownSpace();
-        throw forbidden(`Not permitted to create ${body.type} content in space ${space.key}`);
+        if (!(await spaces.canRead(trx, user.id, space.id))) throw spaceNotFound(body.space.key);
+        throw mayNotCreateContent(body.type, space.key);
       }
       const place = await this.placement(trx, user, space, body);
       const prepared = prepareStorage(body.body.storage.value, this.indexers);
@@ -105,18 +117,18 @@ export class ContentService {
       return row && types.includes(row.type) && row.space_id === space.id ? row : undefined;
     };
     if (body.type === 'comment') {
-      if (!body.container) throw badRequest('A comment needs a container (its page or blog post).', [{ name: 'container', message: 'required for comments' }]);
+      if (!body.container) throw commentNeedsContainer();
       const container = await refOk(body.container.id, ['page', 'blogpost']);
-      if (!container) throw badRequest(`No page or blog post with id ${body.container.id} in space ${space.key}`, undefined, 'CONTAINER_NOT_FOUND');
+      if (!container) throw containerNotFound(body.container.id, space.key);
       return { title: commentTitle(container.title), parentId: null, containerId: container.id };
     }
-    if (!body.title) throw badRequest('The title is required.', [{ name: 'title', message: 'The title is required.' }]);
-    if (body.container) throw badRequest(`A ${body.type} has no container.`, [{ name: 'container', message: 'only comments have a container' }]);
+    if (!body.title) throw titleRequired();
+    if (body.container) throw noContainerAllowed(body.type);
     const parentRef = body.ancestors?.at(-1);
     if (parentRef === undefined) return { title: body.title, parentId: null, containerId: null };
-    if (body.type !== 'page') throw badRequest('Only pages have ancestors.', [{ name: 'ancestors', message: 'only pages have ancestors' }]);
+    if (body.type !== 'page') throw onlyPagesHaveAncestors();
     const parent = await refOk(parentRef.id, ['page']);
-    if (!parent) throw badRequest(`No page with id ${parentRef.id} in space ${space.key}`, undefined, 'PARENT_NOT_FOUND');
+    if (!parent) throw parentNotFound(parentRef.id, space.key);
     return { title: body.title, parentId: parent.id, containerId: null };
   }
 
@@ -124,17 +136,17 @@ export class ContentService {
     return wikiWrite(this.knex, this.changes, async (trx) => {
       const row = await this.writable(trx, user, id);
       if (body.type !== undefined && body.type !== row.type) {
-        throw badRequest(`The type of content ${id} is ${row.type}; it cannot become ${body.type}.`, [{ name: 'type', message: 'cannot change' }]);
+        throw typeCannotChange(id, row.type, body.type);
       }
       if (body.version.number !== row.version + 1) {
-        throw conflict(`Version must be incremented on update. Current version is: ${row.version}`, 'STALE_VERSION');
+        throw staleVersion(row.version);
       }
       // Comments keep the title derived from their container.
       const title = row.type === 'comment' ? row.title : (body.title ?? row.title);
       const prepared = body.body ? prepareStorage(body.body.storage.value, this.indexers) : undefined;
       const xhtml = prepared?.xhtml ?? row.body;
       if (!(await contents.updateIfVersion(trx, id, row.version, { title, body: xhtml }))) {
-        throw conflict(`Version must be incremented on update. Current version is: ${row.version + 1}`, 'STALE_VERSION');
+        throw staleVersion(row.version + 1);
       }
       await contents.insertVersion(trx, { contentId: id, number: row.version + 1, title, body: xhtml, userId: user.id });
       if (prepared) await prepared.index(trx, id);
@@ -155,7 +167,7 @@ export class ContentService {
     if ((await decideView(trx, user, id)).state !== 'allowed') throw contentNotFound(id);
     const row = await contents.findRow(trx, id);
     if (!row) throw contentNotFound(id);
-    if (!(await mayWrite(trx, user, row.space_id, row.type))) throw forbidden(`Not permitted to change content ${id}`);
+    if (!(await mayWrite(trx, user, row.space_id, row.type))) throw mayNotChangeContent(id);
     return row;
   }
 
@@ -163,9 +175,9 @@ export class ContentService {
   async macro(user: AuthUser, id: number, version: number, macroId: string) {
     if ((await decideView(this.knex, user, id)).state !== 'allowed') throw contentNotFound(id);
     const xhtml = version === 0 ? (await contents.findRow(this.knex, id))?.body : await contents.versionBody(this.knex, id, version);
-    if (xhtml === undefined) throw notFound(`No version ${version} of content ${id}`, 'VERSION_NOT_FOUND');
+    if (xhtml === undefined) throw versionNotFound(version, id);
     const macro = findMacroById(xhtml, macroId);
-    if (!macro) throw new AppError(404, 'MACRO_NOT_FOUND', `No macro with id ${macroId} in version ${version} of content ${id}`);
+    if (!macro) throw macroNotFound(macroId, version, id);
     return { name: macro.name, body: macro.body ?? '', parameters: { ...macro.parameters } };
   }
 }

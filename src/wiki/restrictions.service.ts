@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
-import { badRequest } from '../platform/http/app-error.ts';
 import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { decideView } from './content-access.ts';
-import { contentNotFound, type ContentService } from './content.service.ts';
+import type { ContentService } from './content.service.ts';
+import { commentRestriction, contentNotFound, unknownRestrictionSubjects } from './wiki.errors.ts';
 import { contentRepository } from './content.repository.ts';
 import { restrictionsRepository as restrictions, type ReadRestriction } from './restrictions.repository.ts';
 import type { RestrictionsBody } from './wiki.schemas.ts';
@@ -45,7 +45,7 @@ export class RestrictionsService {
     return wikiWrite(this.knex, this.changes, async (trx) => {
       const row = await this.restrictable(trx, user, id);
       if (row.type === 'comment') {
-        throw badRequest('Comments cannot be restricted; they follow their page or blog post.', undefined, 'COMMENT_RESTRICTION');
+        throw commentRestriction();
       }
       const entry = body[0]?.restrictions;
       const userNames = (entry?.user ?? []).map((u) => u.username);
@@ -57,10 +57,7 @@ export class RestrictionsService {
       const missingUsers = userNames.filter((n) => !foundUsers.some((u) => u.name.toLowerCase() === n.toLowerCase()));
       const missingGroups = groupNames.filter((n) => !foundGroups.some((g) => g.name.toLowerCase() === n.toLowerCase()));
       if (missingUsers.length > 0 || missingGroups.length > 0) {
-        throw badRequest('Unknown users or groups in the restriction.', [
-          ...missingUsers.map((n) => ({ name: 'user', message: `No user with name ${n}`, value: n })),
-          ...missingGroups.map((n) => ({ name: 'group', message: `No group with name ${n}`, value: n })),
-        ], 'SUBJECT_NOT_FOUND');
+        throw unknownRestrictionSubjects(missingUsers, missingGroups);
       }
       await restrictions.replace(trx, id, foundUsers.map((u) => u.id), foundGroups.map((g) => g.id));
       return restrictions.read(trx, id);

@@ -1,21 +1,26 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
-import { AppError, badRequest, forbidden, notFound } from '../platform/http/app-error.ts';
 import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { spacesRepository as spaces, type NamedPermissionRow, type PermissionRow, type SpaceRow } from './spaces.repository.ts';
 import type { CreateSpaceBody, PermissionBody } from './wiki.schemas.ts';
 import { pageOf, type Page } from './paging.ts';
+import {
+  mayNotAdministerSpace,
+  permissionGroupNotFound,
+  permissionNotFound,
+  permissionUserNotFound,
+  spaceExists,
+  spaceNotFound,
+} from './wiki.errors.ts';
 
 export interface PresentablePermission {
   id: number;
   subject: { type: 'user' | 'group'; identifier: string };
   operation: { key: string; target: string };
 }
-
-const spaceNotFound = (key: string) => notFound(`No space with key : ${key}`, 'SPACE_NOT_FOUND');
 
 /** What the creator of a space holds in it from the start: read, create (any type) and administer. */
 const CREATOR_GRANTS = [
@@ -41,7 +46,7 @@ export class SpacesService {
   async create(creator: AuthUser, body: CreateSpaceBody): Promise<SpaceRow> {
     return wikiWrite(this.knex, this.changes, async (trx) => {
       if (await spaces.keyTaken(trx, body.key)) {
-        throw new AppError(400, 'SPACE_EXISTS', `A space already exists with key ${body.key}`);
+        throw spaceExists(body.key);
       }
       const space = await spaces.insert(trx, body);
       for (const g of CREATOR_GRANTS) {
@@ -65,7 +70,7 @@ export class SpacesService {
     if (!space) throw spaceNotFound(key);
     if (isAdministrator(user) || (await spaces.canAdminister(trx, user.id, space.id))) return space;
     if (!(await spaces.canRead(trx, user.id, space.id))) throw spaceNotFound(key);
-    throw forbidden(`Not permitted to administer space ${key}`);
+    throw mayNotAdministerSpace(key);
   }
 
   /** Deletes the space: it and all its content go to the trash, its key becomes free. */
@@ -100,12 +105,12 @@ export class SpacesService {
       let name: string;
       if (type === 'user') {
         const u = await usersRepository.findByName(trx, identifier);
-        if (!u) throw badRequest(`No user with name ${identifier}`, [{ name: 'subject.identifier', message: 'No such user.', value: identifier }], 'USER_NOT_FOUND');
+        if (!u) throw permissionUserNotFound(identifier);
         userId = u.id;
         name = u.name;
       } else {
         const g = await groupsRepository.findByName(trx, identifier);
-        if (!g) throw badRequest(`No group with name ${identifier}`, [{ name: 'subject.identifier', message: 'No such group.', value: identifier }], 'GROUP_NOT_FOUND');
+        if (!g) throw permissionGroupNotFound(identifier);
         groupId = g.id;
         name = g.name;
       }
@@ -119,7 +124,7 @@ export class SpacesService {
     await wikiWrite(this.knex, this.changes, async (trx) => {
       const space = await this.administrable(trx, user, key);
       if (!(await spaces.deletePermission(trx, space.id, id))) {
-        throw notFound(`No permission with id ${id} in space ${key}`, 'PERMISSION_NOT_FOUND');
+        throw permissionNotFound(id, key);
       }
     });
   }

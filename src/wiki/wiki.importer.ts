@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, badRequest } from '../platform/http/app-error.ts';
+import { AppError } from '../platform/http/app-error.ts';
 import { usersRepository } from '../directory/users.repository.ts';
 import { groupsRepository } from '../directory/groups.repository.ts';
 import { importPart, type ImportPart } from '../platform/import/import-part.ts';
@@ -11,18 +11,26 @@ import { contentRepository as contents } from './content.repository.ts';
 import { restrictionsRepository as restrictions } from './restrictions.repository.ts';
 import { prepareStorage } from './content-storage.ts';
 import { commentTitle } from './content.service.ts';
+import {
+  importBadReference,
+  importItemRefused,
+  importSpaceKeyClash,
+  importUnknownGroup,
+  importUnknownSpace,
+  importUnknownUser,
+} from './wiki.errors.ts';
 
 const PROGRESS_EVERY = 100;
 
 async function userId(trx: Knex, name: string, where: string): Promise<number> {
   const u = await usersRepository.findByName(trx, name);
-  if (!u) throw badRequest(`${where}: unknown user ${name}`, undefined, 'USER_NOT_FOUND');
+  if (!u) throw importUnknownUser(where, name);
   return u.id;
 }
 
 async function groupId(trx: Knex, name: string, where: string): Promise<number> {
   const g = await groupsRepository.findByName(trx, name);
-  if (!g) throw badRequest(`${where}: unknown group ${name}`, undefined, 'GROUP_NOT_FOUND');
+  if (!g) throw importUnknownGroup(where, name);
   return g.id;
 }
 
@@ -34,7 +42,7 @@ const spacesImport = importPart({ spaces: importSpaces }, [WIKI_TOPIC], async (t
     let space = await spaces.findByKey(trx, item.key);
     if (space) s.skipped++;
     else if (await spaces.keyTaken(trx, item.key)) {
-      throw badRequest(`Space ${item.key}: a space with this key in another case exists`, undefined, 'SPACE_EXISTS');
+      throw importSpaceKeyClash(item.key);
     } else {
       space = await spaces.insert(trx, { key: item.key, name: item.name, description: item.description ?? '' });
       s.created++;
@@ -72,13 +80,13 @@ const contentImport = (indexers: ContentIndexers) =>
     if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === list.length) progress(`content: ${i + 1}/${list.length}`);
     const where = `Content #${i + 1}${item.id === undefined ? '' : ` (id ${item.id})`}`;
     const space = await spaces.findByKey(trx, item.space);
-    if (!space) throw badRequest(`${where}: unknown space ${item.space}`, undefined, 'SPACE_NOT_FOUND');
+    if (!space) throw importUnknownSpace(where, item.space);
     const ref = item.parentId ?? item.containerId;
     const refRow = ref === undefined ? undefined : await contents.findRow(trx, ref);
     if (ref !== undefined) {
       const okTypes = item.type === 'comment' ? ['page', 'blogpost'] : ['page'];
       if (!refRow || refRow.space_id !== space.id || !okTypes.includes(refRow.type)) {
-        throw badRequest(`${where}: ${item.type === 'comment' ? 'container' : 'parent'} ${ref} is not a ${okTypes.join(' or ')} of space ${space.key}`, undefined, 'REFERENCE_NOT_FOUND');
+        throw importBadReference(where, item.type === 'comment' ? 'container' : 'parent', ref, okTypes, space.key);
       }
     }
     const title = item.type === 'comment' ? commentTitle(refRow?.title ?? '') : item.title!;
@@ -90,7 +98,7 @@ const contentImport = (indexers: ContentIndexers) =>
     try {
       prepared = prepareStorage(item.body, indexers);
     } catch (err) {
-      if (err instanceof AppError) throw badRequest(`${where}: ${err.message}`, undefined, err.code);
+      if (err instanceof AppError) throw importItemRefused(where, err);
       throw err;
     }
     const author = item.author === undefined ? null : await userId(trx, item.author, where);

@@ -17,9 +17,9 @@ const FORBIDDEN = [
 ];
 const SOURCE = ["import type { Knex } from 'knex';", ...FORBIDDEN, ''].join('\n');
 
-async function problems(file: string): Promise<{ line: number; message: string }[]> {
+async function problems(file: string, source = SOURCE): Promise<{ line: number; message: string }[]> {
   const eslint = new ESLint({ cwd: ROOT });
-  const [result] = await eslint.lintText(SOURCE, { filePath: path.join(ROOT, file) });
+  const [result] = await eslint.lintText(source, { filePath: path.join(ROOT, file) });
   return (result?.messages ?? []).map((m) => ({ line: m.line, message: `${m.ruleId}: ${m.message}` }));
 }
 
@@ -37,5 +37,45 @@ describe('the lint rule "only repositories touch tables" (npm run lint)', () => 
   it('accepts the same lines in a *.repository.ts and in platform/db', async () => {
     expect(await problems('src/fieldeditor/options/lint-probe.repository.ts')).toEqual([]);
     expect(await problems('src/platform/db/lint-probe.ts')).toEqual([]);
+  });
+});
+
+/**
+ * "Error codes live in one registry per API" (docs/architecture.md, "Error registries"): an AppError made, or a
+ * code given to a generic helper, outside a `*.errors.ts` (or app-error.ts) is reported; the same lines in a
+ * registry are not, and a repository still gets the rule too (the table rule does not replace it there).
+ */
+const ERROR_LINES = [
+  "export const a = () => new AppError(404, 'THING_NOT_FOUND', 'No thing.');",
+  "export const b = () => notFound('No thing.', 'THING_NOT_FOUND');",
+  "export const c = () => badRequest('Bad thing.', undefined, 'THING_BAD');",
+  "export const d = () => forbidden('Not yours.', 'NOT_YOURS');",
+  "export const e = () => [notFound('No thing.'), badRequest('Bad thing.', []), conflict('Taken.')];",
+];
+const ERROR_SOURCE = [
+  "import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/http/app-error.ts';",
+  ...ERROR_LINES,
+  '',
+].join('\n');
+
+describe('the lint rule "error codes live in one registry per API" (npm run lint)', () => {
+  it('reports an AppError made, or a code given to a generic helper, outside a registry', async () => {
+    for (const file of ['src/wiki/lint-probe.service.ts', 'src/wiki/lint-probe.repository.ts', 'src/platform/db/lint-probe.ts']) {
+      const found = await problems(file, ERROR_SOURCE);
+      expect(found.find((p) => p.line === 2)?.message, file).toContain("An error is made outside its API's registry");
+      for (const line of [3, 4, 5]) expect(found.find((p) => p.line === line)?.message, `${file}:${line}`).toContain('An error code is given outside');
+      // The generic helpers without a code (BAD_REQUEST, NOT_FOUND …) stay allowed anywhere.
+      expect(found.filter((p) => p.line === 6)).toEqual([]);
+    }
+  });
+
+  it('accepts the same lines in a *.errors.ts and in app-error.ts', async () => {
+    expect(await problems('src/wiki/lint-probe.errors.ts', ERROR_SOURCE)).toEqual([]);
+    expect(await problems('src/platform/http/app-error.ts', ERROR_SOURCE)).toEqual([]);
+  });
+
+  it('still reports a table queried in a registry', async () => {
+    const found = await problems('src/wiki/lint-probe.errors.ts');
+    expect(found.find((p) => p.line === 2)?.message).toContain('A table is queried outside a repository');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/platform/http/app-error.ts';
 import { appErrorBody } from '../../src/codeblocks/error-render.ts';
-import { codeblocksError } from '../../src/codeblocks/download-errors.ts';
+import { codeblocksError } from '../../src/codeblocks/download.errors.ts';
 import { generationOf } from '../../src/codeblocks/generation.ts';
 import { rewriteServletQuery } from '../../src/codeblocks/servlet-query.ts';
 import { parseDownloadQuery } from '../../src/codeblocks/download.schemas.ts';

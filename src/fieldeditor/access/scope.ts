@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import type { DbKind } from '../../platform/db/knex.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
-import { fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
-import { contextNotFound } from './fields.repository.ts';
+import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
 import type { ScopeIds } from './ids.ts';
 import { selectScopeRow } from './scope.repository.ts';
 

@@ -3,9 +3,9 @@
 // and its 412 for a route that only later versions have.
 import { Router, type RequestHandler } from 'express';
 import { requireUser } from '../../platform/auth/guards.ts';
-import { AppError } from '../../platform/http/app-error.ts';
+import type { AppError } from '../../platform/http/app-error.ts';
 import type { ErrorRenderer } from '../../platform/http/error-handler.ts';
-import { renderFieldEditor, SUB } from '../fieldeditor.errors.ts';
+import { notUnder11, renderFieldEditor, SUB } from '../fieldeditor.errors.ts';
 
 /** The refusals 1.1 answered with 500: no grant, no such field, deletes for administrators only. */
 const RIGHTS_SUBCODES: ReadonlySet<number> = new Set([SUB.NO_GRANT, SUB.FIELD_NOT_FOUND, SUB.DELETE_ADMINS_ONLY]);
@@ -26,9 +26,6 @@ export const renderFieldEditor11: ErrorRenderer = (err, req, res) => {
   res.status(500);
   res.json({ statusCode: 500, subCode: err.subCode ?? SUB.INTERNAL, message: err.message });
 };
-
-export const notUnder11 = () =>
-  new AppError(412, 'VERSION', 'This endpoint is not available under the requested URL (min version: 1.2).', { subCode: SUB.VERSION });
 
 /** An OpenAPI path template as a pattern of request paths (Express's matching: any case, an optional trailing slash). */
 const patternOf = (template: string) =>

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { badRequest } from '../../platform/http/app-error.ts';
 import { importPart } from '../../platform/import/import-part.ts';
 import { userName, groupName } from '../../directory/directory.schemas.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
@@ -7,6 +6,7 @@ import { usersRepository } from '../../directory/users.repository.ts';
 import { groupsRepository } from '../../directory/groups.repository.ts';
 import { findContextIdForImport, findFieldForImport } from '../access/fields.repository.ts';
 import { grantsRepository } from './grants.repository.ts';
+import { importUnknownContext, importUnknownField, importUnknownPrincipal } from '../fieldeditor.errors.ts';
 
 /** A grant names its field by id or by name, and its context by id, name or `default` (none: global). */
 export const importGrants = z.array(
@@ -28,17 +28,17 @@ export const grantsImport = importPart({ grants: importGrants }, [TRACKER_TOPIC]
   for (const [i, g] of (doc.grants ?? []).entries()) {
     const where = `Grant ${i + 1}`;
     const field = await findFieldForImport(trx, g);
-    if (!field) throw badRequest(`${where}: unknown field ${g.fieldId ?? g.fieldName}`, undefined, 'FIELD_NOT_FOUND');
+    if (!field) throw importUnknownField(where, g.fieldId ?? g.fieldName);
     let contextId: number | null = null;
     if (g.context !== undefined) {
       const id = await findContextIdForImport(trx, field.id, g.context);
-      if (id === undefined) throw badRequest(`${where}: unknown context ${g.context}`, undefined, 'CONTEXT_NOT_FOUND');
+      if (id === undefined) throw importUnknownContext(where, g.context);
       contextId = id;
     }
     const principal = g.user !== undefined ? { type: 'user' as const, name: g.user } : { type: 'group' as const, name: g.group ?? '' };
     const known = principal.type === 'user' ? usersRepository.findByName(trx, principal.name) : groupsRepository.findByName(trx, principal.name);
     if (!(await known)) {
-      throw badRequest(`${where}: unknown ${principal.type} ${principal.name}`, undefined, 'PRINCIPAL_NOT_FOUND');
+      throw importUnknownPrincipal(where, principal.type, principal.name);
     }
     const existing = await grantsRepository.exists(trx, field.id, contextId, principal);
     if (existing) s.skipped++;

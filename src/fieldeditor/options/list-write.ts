@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { FieldAccess } from '../access/access.service.ts';
-import { contextNotFound } from '../access/fields.repository.ts';
+import { contextNotFound } from '../fieldeditor.errors.ts';
 import type { ScopeIds } from '../access/ids.ts';
 import type { EditableScope } from '../access/scope.ts';
 import { lockListAt } from './options.repository.ts';

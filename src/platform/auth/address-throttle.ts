@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error.ts';
+import { tooManyFailedLogins } from '../http/platform.errors.ts';
 
 export interface AddressLimit {
   /** Failed logins one address may have in a window. */
@@ -6,15 +6,6 @@ export interface AddressLimit {
   /** Length of the window, from the first failure in it. */
   minutes: number;
 }
-
-/** The 429 of an address over its limit of failed logins. */
-export const tooManyFailedLogins = (retryAfterSeconds: number) =>
-  new AppError(
-    429,
-    'TOO_MANY_FAILED_LOGINS',
-    `Too many failed logins from this address. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
-    { headers: { 'Retry-After': String(retryAfterSeconds) } },
-  );
 
 /** At most this many addresses are remembered; the least recently failing are forgotten first. */
 const MAX_ADDRESSES = 100_000;

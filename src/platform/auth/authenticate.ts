@@ -1,56 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import passport from 'passport';
-import { AppError } from '../http/app-error.ts';
+import { authenticationFailed, readOnlyToken, tokenInQuery } from '../http/platform.errors.ts';
 import type { RequestStep, StepNext } from '../http/pipeline.ts';
 import type { Authenticator } from './authenticator.ts';
 import { BasicHeaderStrategy, BearerHeaderStrategy, SessionCookieStrategy, type HeaderStrategy, type SessionResolver } from './strategies.ts';
 
 export type { SessionResolver } from './strategies.ts';
-
-export const LOGIN_REASON_HEADER = 'X-Seraph-LoginReason';
-const CHALLENGES = ['Basic realm="addon-pair"', 'Bearer realm="addon-pair"'];
-
-/** 401 for a request that carried no usable credentials at all. */
-export const notAuthenticated = () =>
-  new AppError(401, 'NOT_AUTHENTICATED', 'You are not authenticated. Authentication required to perform this operation.', {
-    headers: { 'WWW-Authenticate': CHALLENGES },
-  });
-
-/**
- * What a locked-out person reads: when the lock ends by itself, and every way out (the REST call an
- * administrator makes, and the command line on the server, which works even when the only administrator is
- * the one locked).
- */
-export function lockedMessage(lockoutMinutes: number): string {
-  const period =
-    lockoutMinutes > 0
-      ? `It unlocks by itself ${lockoutMinutes} minute${lockoutMinutes === 1 ? '' : 's'} after it was locked (one more wrong password then locks it again). `
-      : 'It stays locked until it is unlocked (LOCKOUT_MINUTES is 0). ';
-  return (
-    'The account is locked after too many failed logins. ' +
-    period +
-    'To unlock it now: an administrator calls DELETE /rest/api/2/user/lockout?username=NAME, ' +
-    'or on the server run `addon-pair user unlock NAME` (or `addon-pair user passwd NAME` to set a new password).'
-  );
-}
-
-/** 401 for credentials that were sent but refused; `denied` means the name is locked after failed logins. */
-export const authenticationFailed = (reason: 'failed' | 'denied', lockoutMinutes = 0) =>
-  new AppError(
-    401,
-    reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATION_FAILED',
-    reason === 'denied' ? lockedMessage(lockoutMinutes) : 'The credentials are not valid.',
-    {
-      headers: {
-        [LOGIN_REASON_HEADER]: reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATED_FAILED',
-        'WWW-Authenticate': CHALLENGES,
-      },
-    },
-  );
-
-/** 403 for a read-scoped token on a method other than GET or HEAD, in whichever API's shape. */
-export const readOnlyToken = () =>
-  new AppError(403, 'READ_ONLY_TOKEN', 'This personal access token is read-only: it may only be used for GET and HEAD requests.');
 
 const mayUse = (user: Express.User, method: string | undefined) => !user.readOnly || method === 'GET' || method === 'HEAD';
 
@@ -86,7 +41,7 @@ export function authenticationStep(authenticator: Authenticator, resolveSession?
     name: 'authentication',
     run(req, res, next) {
       if (hasQueryToken(req.url ?? '')) {
-        return next(new AppError(401, 'TOKEN_IN_QUERY', 'Access tokens are accepted only in the Authorization header.', { headers: { 'WWW-Authenticate': CHALLENGES } }));
+        return next(tokenInQuery());
       }
       const header = req.headers.authorization;
       if (header === undefined) {

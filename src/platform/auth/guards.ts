@@ -1,7 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '../http/app-error.ts';
+import { administratorRequired, notAuthenticated, notSignedIn, systemAdministratorRequired } from '../http/platform.errors.ts';
 import { isAdministrator, type AuthUser } from './auth-user.ts';
-import { notAuthenticated } from './authenticate.ts';
 
 /** The authenticated user of a request that passed `requireUser` (throws otherwise, as a 401). */
 export function currentUser(req: Request): AuthUser {
@@ -14,17 +13,14 @@ export const requireUser: RequestHandler = (req, _res, next) => next(req.user ? 
 /** Administrators and system administrators (403 for anyone else, 401 without a user). */
 export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (!req.user) return next(notAuthenticated());
-  next(isAdministrator(req.user) ? undefined : new AppError(403, 'FORBIDDEN', 'You must have administrator rights to perform this operation.'));
+  next(isAdministrator(req.user) ? undefined : administratorRequired());
 };
 
 /** System administrators only (403 for anyone else, administrators included; 401 without a user). */
 export const requireSysadmin: RequestHandler = (req, _res, next) => {
   if (!req.user) return next(notAuthenticated());
-  next(req.user.isSystemAdmin ? undefined : new AppError(403, 'FORBIDDEN', 'You must have system administrator rights to perform this operation.'));
+  next(req.user.isSystemAdmin ? undefined : systemAdministratorRequired());
 };
-
-/** 401 for a request that must be signed in with a web session (the sign-out) and is not. */
-export const notSignedIn = () => new AppError(401, 'NOT_SIGNED_IN', 'There is no session to end: you are not signed in with a session.');
 
 /** Callers signed in with the session cookie only: Basic and Bearer callers get the same 401 as anonymous ones. */
 export const requireSession: RequestHandler = (req, _res, next) => next(req.user?.via === 'session' ? undefined : notSignedIn());

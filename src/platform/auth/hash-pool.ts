@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { AppError } from '../http/app-error.ts';
+import { loginBusy } from '../http/platform.errors.ts';
 
 export interface HashPoolOptions {
   /** Hashes that run at once. Default: half the cores, at least one, so hashing never takes every core. */
@@ -9,12 +9,6 @@ export interface HashPoolOptions {
   /** The clock, for tests. */
   now?: () => number;
 }
-
-/** Refused because the hashes already waiting would keep this one waiting too long. */
-export const loginBusy = (retryAfterSeconds: number) =>
-  new AppError(503, 'LOGIN_BUSY', `Too many logins are being checked right now. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`, {
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
 
 const DEFAULT_MAX_WAIT_MS = 1000;
 

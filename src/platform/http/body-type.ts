@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError } from './app-error.ts';
+import type { AppError } from './app-error.ts';
+import { unsupportedMediaType, xsrfCheckFailed } from './platform.errors.ts';
 
 /*
  * The media type of a request body, checked by the input boundary of every JSON API mount (mount-api.ts)
@@ -17,17 +18,6 @@ const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const XSRF_TOKEN_HEADER = 'x-atlassian-token';
-
-/** The web interface's session rule uses the same sub-code (src/web/sessions/session-resolver.ts). */
-export const XSRF_CHECK_FAILED_SUBCODE = 403004;
-
-export const xsrfCheckFailed = () =>
-  new AppError(403, 'XSRF_CHECK_FAILED', 'XSRF check failed: a form, multipart or text/plain body is refused without X-Atlassian-Token: no-check.', {
-    subCode: XSRF_CHECK_FAILED_SUBCODE,
-  });
-
-export const unsupportedMediaType = (type: string) =>
-  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported media type ${type.slice(0, 100)}: request bodies must be application/json.`);
 
 /** `application/json; charset=utf-8` → `application/json`; undefined without the header. */
 function mediaTypeOf(headers: IncomingHttpHeaders): string | undefined {

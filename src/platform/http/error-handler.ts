@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { AppError } from './app-error.ts';
+import type { AppError } from './app-error.ts';
+import { routeNotFound } from './platform.errors.ts';
 import { normalizeError } from './normalize-error.ts';
 
 /**
@@ -42,5 +43,5 @@ export function isScriptRequest(req: Request): boolean {
 
 /** Last route of a router: anything unmatched is a 404 in the router's own format. */
 export function createNotFoundHandler(message = 'Not found.'): RequestHandler {
-  return (req, _res, next) => next(new AppError(404, 'NOT_FOUND', message, { extra: { path: req.path } }));
+  return (req, _res, next) => next(routeNotFound(message, req.path));
 }

@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import express from 'express';
-import { AppError, type FieldProblem } from './app-error.ts';
+import type { FieldProblem } from './app-error.ts';
+import { invalidInput } from './platform.errors.ts';
 import type { RequestStep, StepNext } from './pipeline.ts';
 import { bodyTypeRefusal } from './body-type.ts';
 import { firstUnstorable, unstorableMessage } from './storable-text.ts';
@@ -13,10 +14,6 @@ import { firstUnstorable, unstorableMessage } from './storable-text.ts';
  * Failures are AppErrors with code INVALID_INPUT (400) in the mount's own error shape, raised before any
  * route runs, so no query is ever sent with such a value.
  */
-export const INVALID_INPUT = 'INVALID_INPUT';
-
-const invalidInput = (problems: FieldProblem[]) =>
-  new AppError(400, INVALID_INPUT, problems.map((p) => `${p.name}: ${p.message}`).join('; '), { details: problems });
 
 /** Deepest nesting of a JSON body walked (express.json accepts any depth; a deeper body is refused). */
 export const MAX_DEPTH = 64;

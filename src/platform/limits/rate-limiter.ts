@@ -3,8 +3,8 @@
 // credential and API family, and per client address; an exceeded limit answers 429 in the API's own format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateLimit } from '../../config.ts';
-import { AppError } from '../http/app-error.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { rateLimited } from '../http/platform.errors.ts';
 import type { ApiInfo, RequestStep, StepNext } from '../http/pipeline.ts';
 import { BucketTable, type Bucket } from './token-buckets.ts';
 
@@ -38,17 +38,6 @@ export interface RateLimitSettings {
 export interface RateLimitObserver {
   limited(family: RateFamily, reason: LimitReason): void;
 }
-
-export const RATE_LIMITED = 'RATE_LIMITED';
-
-/** The 429 of an exceeded limit; each API's renderer gives it that API's shape. */
-export const rateLimited = (retryAfterSeconds: number, family: RateFamily, reason: LimitReason) =>
-  new AppError(
-    429,
-    RATE_LIMITED,
-    `Too many requests (${family}) from this ${reason === 'address' ? 'address' : 'credential'}. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
-    { headers: { 'Retry-After': String(retryAfterSeconds) }, extra: { family, reason } },
-  );
 
 /** One limit and the buckets it keeps: by user id (Basic, sessions), by token id (Bearer), by address. */
 class Limit {

@@ -1,13 +1,13 @@
 // `/rest/auth/1/session`: sign in (sets the cookie), who am I, sign out; declared once (docs/openapi.md).
 import { z } from 'zod';
-import { AppError } from '../../platform/http/app-error.ts';
-import { LOGIN_REASON_HEADER } from '../../platform/auth/authenticate.ts';
-import { currentUser, notSignedIn } from '../../platform/auth/guards.ts';
+import { currentUser } from '../../platform/auth/guards.ts';
+import { notSignedIn } from '../../platform/http/platform.errors.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import { clientAddress } from '../../platform/http/client-address.ts';
 import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { empty, json } from '../../platform/openapi/operation.ts';
 import { clearedSessionCookie, readSessionCookie, sessionCookie, SESSION_COOKIE, type CookieScope } from './session-cookie.ts';
+import { signInRefused } from './session.errors.ts';
 import { signInBody } from './session.schemas.ts';
 import type { SessionsService } from './sessions.service.ts';
 
@@ -19,20 +19,6 @@ export interface SessionDeps {
 
 const TAG = 'Sessions';
 const PATH = '/rest/auth/1/session';
-
-/**
- * A refused sign-in: the answers of Basic (same for an unknown user and a wrong password), but without a
- * `WWW-Authenticate` challenge, which would make a browser open its own login dialog over the form.
- */
-const signInRefused = (reason: 'failed' | 'denied') =>
-  new AppError(
-    401,
-    reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATION_FAILED',
-    reason === 'denied'
-      ? 'The account is locked after too many failed logins. An administrator can unlock it.'
-      : 'Login failed: the username or the password is not valid.',
-    { headers: { [LOGIN_REASON_HEADER]: reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATED_FAILED' } },
-  );
 
 const signedIn = z
   .object({

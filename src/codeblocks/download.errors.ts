@@ -1,4 +1,4 @@
-// AppError factories of the download API. The contract answers 500 (not 400/404) for bad parameters and
+// The error registry of the code-block download API (rendered by error-render.ts). The contract answers 500 (not 400/404) for bad parameters and
 // for unknown or trashed content, macros and sections; the kind carried in `extra` becomes the refined
 // `500_ERROR_<KIND>_EXCEPTION` key in generations that have them, and `extraMessage` says what was wrong.
 import { AppError } from '../platform/http/app-error.ts';
