@@ -9,7 +9,9 @@ import type { FastPath, FastPathClaim } from './platform/http/fast-path.ts';
 import { mountApi, type ApiMount } from './platform/http/mount-api.ts';
 import { createErrorHandler, createNotFoundHandler } from './platform/http/error-handler.ts';
 import { renderHostJson } from './platform/http/renderers.ts';
-import { METRICS_PATH, metricsHandler } from './platform/metrics/metrics.routes.ts';
+import { METRICS_PATH, metricsTokenGuard } from './platform/metrics/metrics.routes.ts';
+import { metricsEndpoints } from './platform/metrics/metrics.endpoints.ts';
+import { buildRouter } from './platform/http/endpoint.ts';
 import { useStrictFreshness } from './platform/http/freshness.ts';
 import type { FeatureHttp } from './platform/feature.ts';
 
@@ -86,7 +88,10 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
   const root: IRouter = config.contextPath ? Router() : app;
   // Prometheus metrics on this port only with their bearer token (otherwise on METRICS_PORT, or off).
   const metricsToken = config.metrics?.port === 0 ? config.metrics.token : undefined;
-  if (metrics && metricsToken) root.get(METRICS_PATH, metricsHandler(metrics, metricsToken));
+  if (metrics && metricsToken) {
+    const guards = { metrics: metricsTokenGuard(metricsToken) };
+    root.use(METRICS_PATH, buildRouter(metricsEndpoints, { metrics }, { mountedAt: METRICS_PATH, guards }));
+  }
   for (const { path, router } of surfaces.flatMap((s) => s.open ?? [])) root.use(path, router);
   for (const api of joinApis(surfaces)) mountApi(root, pipeline, api);
   for (const handler of surfaces.flatMap((s) => s.last ?? [])) root.use(handler);

@@ -14,7 +14,6 @@ export const EXPLORER_PATH = '/docs';
  */
 export const UNDOCUMENTED_ROUTES: readonly { path: string; why: string }[] = [
   { path: EXPLORER_PATH, why: 'the explorer: a web page and its assets, not an API' },
-  { path: '/metrics', why: 'the Prometheus exposition: its own text format, behind its own token or port' },
   { path: '/', why: 'the web interface: its page (assets are static files), not an API' },
 ];
 

@@ -9,6 +9,7 @@ import { wikiEndpoints } from '../wiki/wiki.feature.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { documentEndpoints, OPERATIONS, statusEndpoints } from './operations.endpoints.ts';
 import { withLatestAliases } from './latest-alias.ts';
+import { metricsEndpoints } from '../platform/metrics/metrics.endpoints.ts';
 
 export const hostApi: ApiDescription = {
   title: 'addon-pair host REST',
@@ -25,11 +26,11 @@ export const hostApi: ApiDescription = {
     { name: 'Wiki: content and restrictions', description: 'Confluence-style, under /rest/api' },
     { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2 (and its alias /rest/api/latest)' },
     { name: 'Sessions', description: 'Sign-in sessions of the web interface (the JSESSIONID cookie), under /rest/auth/1' },
-    { name: OPERATIONS, description: 'Health check and API descriptions (no user needed)' },
+    { name: OPERATIONS, description: 'Health check and API descriptions (no user needed), and the metrics (the metrics token)' },
   ],
   groups: [
     { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints] },
     { errors: WIKI_ERRORS, operations: wikiEndpoints },
-    { errors: {}, operations: [...statusEndpoints, ...documentEndpoints] },
+    { errors: {}, operations: [...statusEndpoints, ...documentEndpoints, ...metricsEndpoints] },
   ],
 };

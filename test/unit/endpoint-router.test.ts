@@ -36,6 +36,16 @@ function appWith(router: express.Router) {
 const unavailable = () => new AppError(412, 'VERSION', 'not under this version');
 
 describe('buildRouter', () => {
+  it('takes the guard of a configured access (the metrics token) from its spec, and refuses to build without it', async () => {
+    const scrape = ep({ method: 'get', path: '/metrics', access: 'metrics' });
+    expect(() => buildRouter([scrape], undefined)).toThrow(/access metrics, but its router has no guard/);
+    const guard: express.RequestHandler = (req, res, next) => (req.headers['x-token'] === 'right' ? next() : void res.status(401).send('401'));
+    const http = appWith(buildRouter([scrape], undefined, { guards: { metrics: guard } }));
+    await http.get('/metrics').expect(401);
+    await http.get('/metrics').set('x-user', 'admin').expect(401);
+    await http.get('/metrics').set('x-token', 'right').expect(200, 'get /metrics');
+  });
+
   it('guards each route by its declared access', async () => {
     const http = appWith(buildRouter([ep({ method: 'get', path: '/open' }), ep({ method: 'get', path: '/mine', access: 'user' }), ep({ method: 'post', path: '/all', access: 'admin' })], undefined));
     await http.get('/open').expect(200, 'get /open');

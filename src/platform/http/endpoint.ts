@@ -32,15 +32,27 @@ export interface RouterSpec {
   closedPrefixes?: readonly string[];
   /** Express router options (`strict`, `caseSensitive`). */
   router?: RouterOptions;
+  /** The guards of the access kinds that depend on settings (`metrics`: the metrics token). */
+  guards?: Partial<Record<ConfiguredAccess, RequestHandler>>;
 }
 
-const ACCESS_GUARDS: Record<Access, RequestHandler | undefined> = {
+/** Access kinds whose guard the router is given (RouterSpec.guards), since it needs a setting. */
+type ConfiguredAccess = 'metrics';
+
+const ACCESS_GUARDS: Record<Exclude<Access, ConfiguredAccess>, RequestHandler | undefined> = {
   anyone: undefined,
   user: requireUser,
   session: requireSession,
   admin: requireAdmin,
   sysadmin: requireSysadmin,
 };
+
+function accessGuard(access: Access, spec: RouterSpec, what: string): RequestHandler | undefined {
+  if (access !== 'metrics') return ACCESS_GUARDS[access];
+  const guard = spec.guards?.[access];
+  if (!guard) throw new Error(`${what} declares the access ${access}, but its router has no guard for it`);
+  return guard;
+}
 
 /** An OpenAPI path template as an Express path (`/user/{id}` → `/user/:id`). */
 export const toExpressPath = (template: string): string => template.replace(/\{([A-Za-z_$][\w$]*)\}/g, ':$1');
@@ -56,9 +68,9 @@ function versionGuard(versions: VersionRule | undefined, spec: RouterSpec, what:
 
 /** The guards of one access and version rule, in the order the rule says. */
 function guardsOf(access: Access, versions: VersionRule | undefined, spec: RouterSpec, what: string): RequestHandler[] {
-  const accessGuard = ACCESS_GUARDS[access];
+  const guard = accessGuard(access, spec, what);
   const refuse = versionGuard(versions, spec, what);
-  const ordered = versions?.beforeAccess ? [refuse, accessGuard] : [accessGuard, refuse];
+  const ordered = versions?.beforeAccess ? [refuse, guard] : [guard, refuse];
   return ordered.filter((g): g is RequestHandler => g !== undefined);
 }
 

@@ -21,8 +21,8 @@ function refuse(res: http.ServerResponse): void {
   res.end('A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>).\n');
 }
 
-async function answer(metrics: Metrics, req: http.IncomingMessage, res: http.ServerResponse, expected: Buffer | undefined): Promise<void> {
-  if (expected && !tokenMatches(req.headers.authorization, expected)) return refuse(res);
+/** Answers the exposition (no body for HEAD). */
+export async function sendExposition(metrics: Metrics, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { contentType, body } = await metrics.scrape();
   res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
@@ -30,12 +30,13 @@ async function answer(metrics: Metrics, req: http.IncomingMessage, res: http.Ser
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** `GET /metrics` on the main app: only with the bearer token (METRICS_TOKEN), never for API users. */
-export function metricsHandler(metrics: Metrics, token: string): RequestHandler {
+/**
+ * The guard of the `metrics` access (metrics.endpoints.ts): the bearer token METRICS_TOKEN, never a user's
+ * credential, refused with 401 and a plain-text body.
+ */
+export function metricsTokenGuard(token: string): RequestHandler {
   const expected = digest(token);
-  return (req: Request, res: Response, next) => {
-    answer(metrics, req, res, expected).catch(next);
-  };
+  return (req: Request, res: Response, next) => (tokenMatches(req.headers.authorization, expected) ? next() : refuse(res));
 }
 
 /**
@@ -51,7 +52,8 @@ export function createMetricsServer(metrics: Metrics, token: string | undefined)
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       return void res.end(path === METRICS_PATH ? 'Method not allowed.\n' : 'Not found.\n');
     }
-    answer(metrics, req, res, expected).catch(() => {
+    if (expected && !tokenMatches(req.headers.authorization, expected)) return refuse(res);
+    sendExposition(metrics, req, res).catch(() => {
       res.statusCode = 500;
       res.end('Internal server error\n');
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VERSION_UNAVAILABLE, type ApiDescription, type JsonSchema, type OperationDoc, type ResponseDoc, type Schema } from './operation.ts';
+import { VERSION_UNAVAILABLE, type Access, type ApiDescription, type JsonSchema, type OperationDoc, type ResponseDoc, type Schema } from './operation.ts';
 
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -9,6 +9,7 @@ export const SESSION_ENDPOINT = '/rest/auth/1/session';
 const SECURITY_SCHEMES = {
   basic: { type: 'http', scheme: 'basic', description: 'Username and password. Failed logins count toward the lock of the name (MAX_AUTH_ATTEMPTS).' },
   bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token (POST /rest/pat/latest/tokens). Never in the query string.' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN), not a user: for the monitoring system only.' },
   session: {
     type: 'apiKey',
     in: 'cookie',
@@ -16,7 +17,15 @@ const SECURITY_SCHEMES = {
     description: `The web session cookie, obtained from \`POST ${SESSION_ENDPOINT}\` with a username and password; sent by the browser on same-origin requests.`,
   },
 };
-const AUTHENTICATED = [{ basic: [] }, { bearer: [] }, { session: [] }];
+const AUTHENTICATED: Record<string, never[]>[] = [{ basic: [] }, { bearer: [] }, { session: [] }];
+
+/** The credentials an operation of this access takes. */
+function securityOf(access: Access): Record<string, never[]>[] {
+  if (access === 'anyone') return [];
+  if (access === 'session') return [{ session: [] }];
+  if (access === 'metrics') return [{ metricsToken: [] }];
+  return AUTHENTICATED;
+}
 
 /**
  * A zod schema as JSON Schema (draft 2020-12, which OpenAPI 3.1 uses): requests as their input side (what a
@@ -113,7 +122,7 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),
         tags: [op.tag],
-        security: op.access === 'anyone' ? [] : op.access === 'session' ? [{ session: [] }] : AUTHENTICATED,
+        security: securityOf(op.access),
         parameters: parameters(op, defs),
         ...(op.body
           ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: toJsonSchema(op.body, 'input', defs) } } } }

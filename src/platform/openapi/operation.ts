@@ -19,10 +19,11 @@ export interface ResponseDoc {
 /**
  * Who may call an operation: anyone (no credentials needed), any signed-in user, a user signed in with the
  * web session cookie (not Basic or Bearer), administrators (members of the administrators or the system
- * administrators group), or system administrators only. Everything but `anyone` adds the API's 401 answer and
- * the security schemes; `admin` and `sysadmin` add its 403.
+ * administrators group), or system administrators only; or, not a user at all, the monitoring system with the
+ * metrics token (METRICS_TOKEN as a bearer token). Everything but `anyone` adds the API's 401 answer and the
+ * security schemes; `admin` and `sysadmin` add its 403.
  */
-export type Access = 'anyone' | 'user' | 'session' | 'admin' | 'sysadmin';
+export type Access = 'anyone' | 'user' | 'session' | 'admin' | 'sysadmin' | 'metrics';
 
 /**
  * The versions of its base paths an operation exists under (the field editor's `1` and `1.2`). Under any other

@@ -56,6 +56,12 @@ const BELOW: Record<Access, [Caller, 401 | 403][]> = {
     ['anonymous', 401],
     ['administrator', 403],
   ],
+  // Not a user's access at all: no user credential opens it, not even an administrator's.
+  metrics: [
+    ['anonymous', 401],
+    ['user', 401],
+    ['administrator', 401],
+  ],
 };
 
 /** The root element's name of an XML body. */
@@ -82,7 +88,8 @@ function expectDocumented(answer: ResponseDoc, type: string, text: string, what:
 }
 
 describe('every declared operation refuses callers below its declared access, as documented', () => {
-  const t = useTestApp();
+  // With the metrics on the main port, so that the metrics endpoint is walked too.
+  const t = useTestApp({ METRICS_TOKEN: 'access-test-metrics-token' });
   const all: Case[] = [];
   const auth: Partial<Record<Caller, string>> = {};
   beforeAll(async () => {
@@ -105,7 +112,7 @@ describe('every declared operation refuses callers below its declared access, as
     const apis = new Set(all.map((c) => c.api));
     expect([...apis].sort()).toEqual(['codeblocks', 'fieldeditor', 'host']);
     const levels = new Set(all.map((c) => c.op.access));
-    for (const level of ['anyone', 'user', 'session', 'admin'] as const) expect(levels, level).toContain(level);
+    for (const level of ['anyone', 'user', 'session', 'admin', 'metrics'] as const) expect(levels, level).toContain(level);
     expect(all.filter((c) => c.op.access !== 'anyone').length).toBeGreaterThan(100);
   });
 
