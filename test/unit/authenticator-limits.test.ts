@@ -7,8 +7,9 @@ import { AUTH_TTL_MS, loginTopic } from '../../src/platform/auth/auth-cache.ts';
 import { HashPool } from '../../src/platform/auth/hash-pool.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
 import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';
-import type { AuthStore, DirectoryUser } from '../../src/platform/auth/auth-user.ts';
+import type { AuthStore, DirectoryUser, TokenRecord } from '../../src/platform/auth/auth-user.ts';
 import { AppError } from '../../src/platform/http/app-error.ts';
+import { hashToken } from '../../src/platform/auth/tokens.ts';
 
 const basicHeader = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 const cost = { N: 1024, r: 8, p: 1 };
@@ -40,7 +41,7 @@ class MemoryStore implements AuthStore {
     this.failures.delete(username.toLowerCase());
   });
   countLocked = vi.fn(async () => 0);
-  findToken = vi.fn(async () => undefined);
+  findToken = vi.fn(async (_tokenHash: string): Promise<TokenRecord | undefined> => undefined);
   touchToken = vi.fn(async () => undefined);
 }
 
@@ -191,6 +192,44 @@ describe('the limits of a login', () => {
     expect((await auth.basicHeader(ann, undefined, '10.0.0.9')).ok).toBe(true);
     expect((await auth.basicHeader(basicHeader('bob', 'bob-pw'), undefined, '10.0.0.10')).ok).toBe(true);
     await expect(auth.password('bob', 'bob-pw', '10.0.0.9')).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('refuses a login from a throttled address before any database read or hash: 100 more guesses cost a map lookup each', async () => {
+    const { auth, store, verify } = await setup({ addressLimit: { failures: 2, minutes: 10 } });
+    for (const name of ['nobody1', 'ann']) expect((await auth.basicHeader(basicHeader(name, 'wrong'), undefined, '10.0.0.9')).ok).toBe(false);
+    for (const spy of [store.findLogin, store.recordFailure, store.clearFailures, verify]) spy.mockClear();
+    const refused = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) =>
+        i % 2 === 0 ? auth.basicHeader(basicHeader(`user${i}`, `guess-${i}`), undefined, '10.0.0.9') : auth.password(`user${i}`, `guess-${i}`, '10.0.0.9'),
+      ),
+    );
+    expect(refused.every((r) => r.status === 'rejected' && (r.reason as AppError).status === 429)).toBe(true);
+    expect(store.findLogin).not.toHaveBeenCalled();
+    expect(store.recordFailure).not.toHaveBeenCalled();
+    expect(store.clearFailures).not.toHaveBeenCalled();
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it('throttles wrong Bearer tokens per address like wrong passwords (shared count), before the token is looked up', async () => {
+    const { auth, store } = await setup({ addressLimit: { failures: 3, minutes: 10 } });
+    const good = 'good-token';
+    store.findToken.mockImplementation(async (hash: string) =>
+      hash === hashToken(good) ? { tokenId: 7, scope: 'write' as const, expiresAt: null, lastUsedAt: null, user: profile(1, 'ann') } : undefined,
+    );
+    // Known to the cache before the guessing starts: it keeps working from the throttled address.
+    expect((await auth.bearer(good, undefined, '10.0.0.9')).ok).toBe(true);
+    expect(await auth.basicHeader(basicHeader('ann', 'wrong'), undefined, '10.0.0.9')).toEqual({ ok: false, reason: 'failed' });
+    expect(await auth.bearer('guess-1', undefined, '10.0.0.9')).toEqual({ ok: false, reason: 'failed' });
+    expect(await auth.bearer('guess-2', undefined, '10.0.0.9')).toEqual({ ok: false, reason: 'failed' });
+    store.findToken.mockClear();
+    for (let i = 3; i < 50; i++) {
+      await expect(auth.bearer(`guess-${i}`, undefined, '10.0.0.9')).rejects.toMatchObject({ status: 429, code: 'TOO_MANY_FAILED_LOGINS', headers: { 'Retry-After': '600' } });
+    }
+    expect(store.findToken).not.toHaveBeenCalled();
+    // Wrong passwords from there are refused too (one count), another address goes on, the cached token works.
+    await expect(auth.basicHeader(basicHeader('bob', 'bob-pw'), undefined, '10.0.0.9')).rejects.toMatchObject({ status: 429 });
+    expect(await auth.bearer('guess-x', undefined, '10.0.0.10')).toEqual({ ok: false, reason: 'failed' });
+    expect(auth.cachedBearer(good)).toMatchObject({ name: 'ann' });
   });
 
   it('checks an unknown name against a hash of the same cost as a real one, and hashes nothing else for it', async () => {

@@ -133,6 +133,11 @@ export class Authenticator {
       return { ok: false, reason: 'failed' };
     }
 
+    // Without a cached verification of this very header this is a guess: refused before the database is read
+    // when its address failed too often (429) or the hash pool is too busy (503), so a flood of wrong logins
+    // from one address costs a map lookup each. Checked again (and counted) before the hash, below.
+    if (!cached) this.refuseEarly(client);
+
     // Taken before the read: a directory change, or a failed login of this name, that commits meanwhile
     // keeps this answer out of the cache (or marks it for another look).
     const since = this.cache.basic.stamp();
@@ -186,14 +191,29 @@ export class Authenticator {
    * its address failed too often; answers what gives the address's place back. Told to the metrics.
    */
   private admitGuess(client: string | undefined): () => void {
+    this.admitHash();
+    return this.limited(() => this.throttle.reserve(client));
+  }
+
+  /** `admitGuess` without taking a place: the checks a login makes before it reads anything. */
+  private refuseEarly(client: string | undefined): void {
+    this.admitHash();
+    this.limited(() => this.throttle.check(client));
+  }
+
+  private admitHash(): void {
     try {
       this.opts.hasher.pool.admit();
     } catch (err) {
       this.observer?.loginLimited?.('hash_pool_busy');
       throw err;
     }
+  }
+
+  /** Runs a step of the address throttle, telling the metrics when it refuses. */
+  private limited<T>(step: () => T): T {
     try {
-      return this.throttle.reserve(client);
+      return step();
     } catch (err) {
       this.observer?.loginLimited?.('failed_logins_per_address');
       throw err;
@@ -282,16 +302,20 @@ export class Authenticator {
     return entry && this.admit(entry);
   }
 
-  async bearer(rawToken: string, tokenHash = hashToken(rawToken)): Promise<AuthOutcome> {
+  /**
+   * A token the cache did not answer. `client`: the address it came from. A wrong token counts as a failed login
+   * of that address (LOGIN_FAILURES_PER_ADDRESS, shared with wrong passwords), so a client guessing tokens is
+   * refused (429) after the same number of failures, before the database is read; valid tokens that the cache
+   * knows go on from that address, as cached Basic credentials do.
+   */
+  async bearer(rawToken: string, tokenHash = hashToken(rawToken), client?: string): Promise<AuthOutcome> {
     // peek: the lookup was counted by cachedBearer, which the middleware asks first.
     let entry = this.opts.changes.live ? this.cache.bearer.peek(tokenHash) : undefined;
     if (!entry) {
+      this.limited(() => this.throttle.check(client));
       const since = this.cache.bearer.stamp();
       const record = await this.opts.store.findToken(tokenHash);
-      if (!record) {
-        this.observer?.loginRefused('bearer', 'failed');
-        return { ok: false, reason: 'failed' };
-      }
+      if (!record) return this.bearerFailed(client);
       entry = this.cache.bearer.set(tokenHash, {
         user: asAuthUser(record.user, 'bearer', record.scope === 'read', record.tokenId),
         tokenId: record.tokenId,
@@ -300,8 +324,15 @@ export class Authenticator {
       }, since);
     }
     const user = this.admit(entry);
-    if (!user) this.observer?.loginRefused('bearer', 'failed');
-    return user ? { ok: true, user } : { ok: false, reason: 'failed' };
+    return user ? { ok: true, user } : this.bearerFailed(client);
+  }
+
+  /** A refused token: counted for its address (the 429 when that was the last one the window allows). */
+  private bearerFailed(client: string | undefined): AuthOutcome {
+    this.observer?.loginRefused('bearer', 'failed');
+    // A failure's place is never given back; the function reserve answers (for a success) is not kept.
+    this.limited(() => this.throttle.reserve(client));
+    return { ok: false, reason: 'failed' };
   }
 
   /** The token's user when the token is still valid; records the use at most once a minute. */

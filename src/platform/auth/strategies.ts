@@ -80,9 +80,10 @@ export class BearerHeaderStrategy extends HeaderStrategy {
     // The token's hash is all the cache needs; the raw token is not used when the hash is given.
     return this.authenticator.cachedBearer('', key);
   }
-  protected async check(header: string, key: string | undefined): Promise<AuthOutcome> {
+  protected async check(header: string, key: string | undefined, req: Request): Promise<AuthOutcome> {
     const token = parseBearerAuthorization(header);
-    return token ? this.authenticator.bearer(token, key) : { ok: false, reason: 'failed' };
+    // A wrong token counts as a failed login of the client address, as a wrong password does.
+    return token ? this.authenticator.bearer(token, key, clientAddress(req)) : { ok: false, reason: 'failed' };
   }
 }
 
