@@ -7,13 +7,13 @@ import { grantsEndpoints, type GrantsDeps } from './grants/grants.endpoints.ts';
 import { fieldsEndpoints, type FieldsDeps } from './fields/fields.endpoints.ts';
 import { settingsEndpoints, type SettingsDeps } from './settings/settings.endpoints.ts';
 import { optionsEndpoints, type OptionsDeps } from './options/options.endpoints.ts';
-import { optionsBulkEndpoints } from './options/options-bulk.endpoints.ts';
+import { optionsBulkEndpoints, type OptionsBulkDeps } from './options/options-bulk.endpoints.ts';
 import { defaultsEndpoints, type DefaultsDeps } from './options/defaults.endpoints.ts';
 import { maintenanceEndpoints, type MaintenanceDeps } from './maintenance/maintenance.endpoints.ts';
 import { descriptionEndpoints, type DescriptionDeps } from './description/description.endpoints.ts';
 
 /** What the field editor's handlers are given: its services, and the description of the base path. */
-export type FieldeditorEndpointDeps = GrantsDeps & FieldsDeps & SettingsDeps & OptionsDeps & DefaultsDeps & MaintenanceDeps & DescriptionDeps;
+export type FieldeditorEndpointDeps = GrantsDeps & FieldsDeps & SettingsDeps & OptionsDeps & OptionsBulkDeps & DefaultsDeps & MaintenanceDeps & DescriptionDeps;
 
 /** In the order of the description. */
 export const fieldeditorEndpoints: Endpoint<FieldeditorEndpointDeps>[] = [

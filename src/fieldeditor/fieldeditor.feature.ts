@@ -18,6 +18,7 @@ import { GrantsService } from './grants/grants.service.ts';
 import { grantCleanupHooks } from './grants/grant-cleanup.hook.ts';
 import { grantsImport } from './grants/grants.importer.ts';
 import { OptionsService } from './options/options.service.ts';
+import { OptionsExport } from './options/options-export.service.ts';
 import { OptionListCache } from './options/options.cache.ts';
 import { defaultsImport, optionsImport } from './options/options.importer.ts';
 import { DefaultsService } from './options/defaults.service.ts';
@@ -39,6 +40,8 @@ export interface Fieldeditor {
   contexts: FieldContextsService;
   grants: GrantsService;
   options: OptionsService;
+  /** Whole option trees out (issue 27). */
+  optionsExport: OptionsExport;
   defaults: DefaultsService;
   /** Every change above writes its entry here, in its own transaction. */
   eventLog: EventLog;
@@ -57,6 +60,7 @@ function createFieldeditor({ db, config, jobs }: FeatureContext, eventLog: Event
     contexts: new FieldContextsService(db.knex, db.changes, access, eventLog),
     grants,
     options: new OptionsService(db.knex, access, settings, db.changes, eventLog, new OptionListCache(db.changes)),
+    optionsExport: new OptionsExport(db.knex, access),
     defaults,
     eventLog,
     maintenance: new MaintenanceService(db.knex, jobs, eventLog),

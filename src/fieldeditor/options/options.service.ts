@@ -66,7 +66,7 @@ interface Logged {
 }
 
 /** Why a scope has no option list this service manages (a field type without options, or without children). */
-function fieldTypeRefusal(scope: OptionScope): AppError | undefined {
+export function fieldTypeRefusal(scope: OptionScope): AppError | undefined {
   const f = scope.field;
   if (!isEditableSelect(f)) return unsupportedFieldType('customFieldId', `The field type ${f.fieldType} has no options that the field editor manages.`);
   if (scope.parentId !== null && !isCascading(f)) {
