@@ -5,7 +5,8 @@
  * - the platform imports no feature;
  * - HTTP routers and endpoint declarations do not touch the database (no Knex, no repository): handlers parse,
  *   call a service, answer;
- * - a field-editor room imports only access/, the field editor's root files and itself.
+ * - a field-editor room imports only access/, the field editor's root files and itself;
+ * - webhooks (an add-on of the field editor) import none of its code, and nothing but the composition imports them.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -22,7 +23,7 @@ module.exports = {
       severity: 'error',
       comment: 'The directory, wiki and tracker hosts (and the platform) know nothing of the add-ons that extend them.',
       from: { path: '^src/(platform|directory|wiki|tracker)/' },
-      to: { path: '^src/(codeblocks|fieldeditor)/' },
+      to: { path: '^src/(codeblocks|fieldeditor|webhooks)/' },
     },
     {
       name: 'platform-imports-no-feature',
@@ -56,6 +57,23 @@ module.exports = {
         'and own no table, so they may import them; no room imports them.',
       from: { path: '^src/fieldeditor/([^/]+)/', pathNot: '^src/fieldeditor/(description|compat-1\\.1)/' },
       to: { path: '^src/fieldeditor/[^/]+/', pathNot: '^src/fieldeditor/($1|access)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'webhooks-stand-beside-the-field-editor',
+      severity: 'error',
+      comment:
+        'Webhooks are delivered from the field editor\'s event log, which they read through their own read-only ' +
+        'repository (webhooks/event-feed.repository.ts) and whose deletions reach them through a hook the composition ' +
+        'root registers: they import no field-editor code, and the field editor and code blocks never import them.',
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/(fieldeditor|codeblocks)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'add-ons-do-not-import-webhooks',
+      severity: 'error',
+      comment: 'Only the composition (services.ts, app.ts, apidocs/) knows of webhooks.',
+      from: { path: '^src/(fieldeditor|codeblocks|web)/' },
+      to: { path: '^src/webhooks/' },
     },
   ],
   options: {

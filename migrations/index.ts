@@ -12,6 +12,7 @@ import * as m20261123111000 from './20261123111000_event_log.ts';
 import * as m20261123112000 from './20261123112000_field_search.ts';
 import * as m20261123130000 from './20261123130000_web_sessions.ts';
 import * as m20261127060000 from './20261127060000_event_log_operation.ts';
+import * as m20261127070000 from './20261127070000_webhooks.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -31,4 +32,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261123112000_field_search': m20261123112000,
   '20261123130000_web_sessions': m20261123130000,
   '20261127060000_event_log_operation': m20261127060000,
+  '20261127070000_webhooks': m20261127070000,
 };

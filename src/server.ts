@@ -72,12 +72,14 @@ export async function startServer(
   }
   // Background jobs run beside the requests, never inside one (src/platform/jobs).
   services.jobs.start();
+  const workers = services.features.flatMap((f) => f.workers ?? []);
+  for (const worker of workers) worker.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       // First: no new claims, this node's runs interrupted and recorded, before the database goes away.
-      await services.jobs.stop();
+      await Promise.all([services.jobs.stop(), ...workers.map((w) => w.stop())]);
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

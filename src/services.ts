@@ -27,11 +27,15 @@ import type { SessionsService } from './web/sessions/sessions.service.ts';
 import { createWebFeature } from './web/web.feature.ts';
 import { createSessionResolver } from './web/sessions/session-resolver.ts';
 import { createApidocsFeature } from './apidocs/apidocs.feature.ts';
+import type { EventLogDeletionHook } from './fieldeditor/maintenance/event-log.ts';
+import { createWebhooksFeature, type Webhooks } from './webhooks/webhooks.feature.ts';
 
 /** The hooks the hosts offer: the directory's deletions and the wiki's saved bodies (docs/architecture.md). */
 export interface HostHooks {
   directory?: DirectoryHookSet;
   wiki?: WikiHookSet;
+  /** The field editor's event log: work done in the transaction that deletes old entries (webhooks' history). */
+  eventLogDeleted?: EventLogDeletionHook;
 }
 
 /**
@@ -56,6 +60,8 @@ export interface AppServices {
   tracker: TrackerService;
   codeblocks: CodeblocksService;
   fieldeditor: Fieldeditor;
+  /** Webhook subscriptions and this node's delivery worker. */
+  webhooks: Webhooks;
   /** Sign-in sessions of the web interface (the third credential, after Basic and Bearer). */
   sessions: SessionsService;
   /** This node's background job runner: started by server.ts after listen, stopped before the database closes. */
@@ -71,8 +77,13 @@ export interface AppServices {
 }
 
 /** Hands each feature's hooks to their host and its jobs (and journal) to the runner. */
-function plugIn(features: readonly Feature<unknown, HostHooks>[], hosts: { directory: DirectoryService; wiki: WikiServices }, jobs: JobRunner): void {
+function plugIn(
+  features: readonly Feature<unknown, HostHooks>[],
+  hosts: { directory: DirectoryService; wiki: WikiServices; fieldeditor: Fieldeditor },
+  jobs: JobRunner,
+): void {
   for (const feature of features) {
+    if (feature.hooks?.eventLogDeleted) hosts.fieldeditor.eventLog.onDeleted(feature.hooks.eventLogDeleted);
     if (feature.hooks?.directory) hosts.directory.hooks.register(feature.hooks.directory);
     for (const indexer of feature.hooks?.wiki?.contentIndexers ?? []) hosts.wiki.indexers.register(indexer);
     for (const job of feature.jobs ?? []) jobs.register(job);
@@ -100,9 +111,10 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const codeblocks = createCodeblocksFeature(ctx);
   const fieldeditor = createFieldeditorFeature(ctx);
   const web = createWebFeature(ctx);
+  const webhooks = createWebhooksFeature(ctx);
   const apidocs = createApidocsFeature(ctx);
-  const features = [directory, wiki, tracker, codeblocks, fieldeditor, web, apidocs];
-  plugIn(features, { directory: directory.services.directory, wiki: wiki.services }, jobs);
+  const features = [directory, wiki, tracker, codeblocks, fieldeditor, webhooks, web, apidocs];
+  plugIn(features, { directory: directory.services.directory, wiki: wiki.services, fieldeditor: fieldeditor.services }, jobs);
 
   const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => db.changes.nodes ?? 1);
   return {
@@ -118,10 +130,11 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     tracker: tracker.services,
     codeblocks: codeblocks.services,
     fieldeditor: fieldeditor.services,
+    webhooks: webhooks.services,
     sessions: web.services,
     jobs,
     importParts: features.flatMap((f) => f.importParts ?? []),
-    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator, jobs, rateLimiter }) : undefined,
+    metrics: config.metrics ? new Metrics({ knex: db.knex, changes: db.changes, authenticator, jobs, rateLimiter, webhooks: webhooks.services.dispatcher }) : undefined,
     rateLimiter,
     trustedProxies: config.trustProxy.length > 0 ? new TrustedProxies(config.trustProxy) : undefined,
   };

@@ -47,6 +47,13 @@ export interface FeatureHttp {
   fastPath?: FastPath;
 }
 
+/** Work a feature does in the background on every node (webhook deliveries): started after listen, stopped on SIGTERM. */
+export interface BackgroundWorker {
+  start(): void;
+  /** Stops taking work and waits for what is under way. */
+  stop(): Promise<void>;
+}
+
 /**
  * One feature of the process. `H` is the shape of the hooks the hosts offer (services.ts names it): a feature
  * hands its hook implementations over as data, and the composition root registers them with their host, so a
@@ -63,6 +70,8 @@ export interface Feature<S = unknown, H = never> {
   readonly importParts?: readonly ImportPart[];
   /** Its background jobs, registered with the node's runner. */
   readonly jobs?: readonly JobDefinition[];
+  /** Its background workers, started and stopped with the node's job runner (server.ts). */
+  readonly workers?: readonly BackgroundWorker[];
   /** Where the runner records the start and end of every job run (at most one feature keeps the journal). */
   readonly jobJournal?: JobJournal;
   /** What it does inside a host's own work (an index written with each saved page, grants gone with a user). */

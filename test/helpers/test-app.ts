@@ -78,7 +78,8 @@ export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
     createUser: (name, opts) => createUser(services, name, opts),
     tokenFor: (name) => tokenFor(services, name),
     async close() {
-      await services.jobs.stop();
+      // Workers a test started (webhook deliveries) stop before the database closes, as in server.ts.
+      await Promise.all([services.jobs.stop(), ...services.features.flatMap((f) => f.workers ?? []).map((w) => w.stop())]);
       await db.close();
     },
   };

@@ -71,6 +71,7 @@ export class MaintenanceService {
   private async deleteEvents(actor: string, before: Date | undefined): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const deleted = await deleteEvents(trx, before);
+      await this.eventLog.deleted(trx, before);
       await this.eventLog.record(trx, {
         actor,
         kind: 'event_log.deleted',

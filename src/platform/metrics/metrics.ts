@@ -27,6 +27,14 @@ export interface MetricsSources {
   jobs: Pick<JobRunner, 'onRunFinished'>;
   /** The rate limits, when they are on. */
   rateLimiter?: RateLimiter | undefined;
+  /** Webhook deliveries (src/webhooks): each attempt's outcome, and the lag read at each scrape. */
+  webhooks?: DeliveryStats;
+}
+
+/** What the webhook worker tells the metrics (the platform knows no feature, only this shape). */
+export interface DeliveryStats {
+  observer: { attempted(outcome: 'delivered' | 'retried' | 'failed'): void } | undefined;
+  lagSeconds(): Promise<number>;
 }
 
 /** The parts of tarn's pool (knex's connection pool) that tell how busy it is. */
@@ -149,6 +157,25 @@ export class Metrics {
       jobRuns.inc({ job, outcome });
       jobSeconds.inc({ job }, seconds);
     });
+    const webhooks = sources.webhooks;
+    if (webhooks) {
+      const attempts = new Counter({
+        name: 'addon_pair_webhook_deliveries_total',
+        help: 'Webhook delivery attempts this process made, by outcome: delivered (2xx), retried (failed, tried again later), failed (given up after the retry period)',
+        labelNames: ['outcome'],
+        registers: register,
+      });
+      webhooks.observer = { attempted: (outcome) => attempts.inc({ outcome }) };
+      new Gauge({
+        name: 'addon_pair_webhook_lag_seconds',
+        help: 'Age of the oldest field-editor event not yet delivered to an enabled subscription (0: none waiting), for the whole cluster',
+        registers: register,
+        async collect() {
+          const s = await webhooks.lagSeconds().catch(() => undefined);
+          if (s !== undefined) this.set(s);
+        },
+      });
+    }
     const authenticator = sources.authenticator;
     new Gauge({
       name: 'addon_pair_auth_locked_accounts',

@@ -21,6 +21,7 @@ export function truncateEventLogJob(eventLog: EventLog): JobDefinition {
         const { olderThanDays } = await readTruncateSchedule(trx);
         const before = new Date(Date.now() - olderThanDays * DAY_MS);
         const n = await deleteEvents(trx, before);
+        await eventLog.deleted(trx, before);
         await eventLog.record(trx, {
           actor: 'system',
           kind: 'event_log.truncated',
