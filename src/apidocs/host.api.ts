@@ -9,6 +9,7 @@ import { wikiEndpoints } from '../wiki/wiki.feature.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
 import { documentEndpoints, OPERATIONS, statusEndpoints } from './operations.endpoints.ts';
 import { withLatestAliases } from './latest-alias.ts';
+import { webhookEndpoints } from '../webhooks/webhooks.endpoints.ts';
 import { metricsEndpoints } from '../platform/metrics/metrics.endpoints.ts';
 
 export const hostApi: ApiDescription = {
@@ -25,12 +26,18 @@ export const hostApi: ApiDescription = {
     { name: 'Wiki: spaces', description: 'Confluence-style, under /rest/api' },
     { name: 'Wiki: content and restrictions', description: 'Confluence-style, under /rest/api' },
     { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2 (and its alias /rest/api/latest)' },
+    { name: 'Webhooks', description: 'Subscriptions to field-editor changes, under /rest/webhooks/1.0 (administrators; docs/webhooks.md)' },
     { name: 'Sessions', description: 'Sign-in sessions of the web interface (the JSESSIONID cookie), under /rest/auth/1' },
     { name: OPERATIONS, description: 'Health check and API descriptions (no user needed), and the metrics (the metrics token)' },
   ],
   groups: [
-    { errors: HOST_JSON_ERRORS, operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints] },
-    { errors: WIKI_ERRORS, operations: wikiEndpoints },
+    // API mounts, behind the request pipeline's limits; the status, the documents and /metrics are open routes.
+    {
+      errors: HOST_JSON_ERRORS,
+      limited: true,
+      operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints, ...webhookEndpoints],
+    },
+    { errors: WIKI_ERRORS, limited: true, operations: wikiEndpoints },
     { errors: {}, operations: [...statusEndpoints, ...documentEndpoints, ...metricsEndpoints] },
   ],
 };

@@ -18,6 +18,11 @@ export function codeblocksApi(generation: Generation): ApiDescription {
       { name: TAG, description: 'E1-E3 under /rest/advancedcodeblocks/1' },
       { name: SERVLETS, description: 'Redirects of the oldest generation, kept for old scripts' },
     ],
-    groups: [{ errors: {}, operations: [...codeblocksEndpoints, ...servletEndpoints] }],
+    // Each operation declares its errors in its own format (codeblocks.openapi-schemas.ts); the servlet redirects
+    // are open routes, outside the API mount and its limits.
+    groups: [
+      { errors: {}, limited: true, operations: codeblocksEndpoints },
+      { errors: {}, operations: servletEndpoints },
+    ],
   };
 }

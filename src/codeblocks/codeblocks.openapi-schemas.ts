@@ -1,7 +1,7 @@
 // Parts of the code-block API's description that its endpoints share: the error answers of each format as
 // every generation (CODEBLOCKS_COMPAT 5, 4, 3.4) writes them, the list bodies, the servlet parameters.
 import { z } from 'zod';
-import type { JsonSchema, ResponseDoc } from '../platform/openapi/operation.ts';
+import { LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, TOO_MANY_REQUESTS_TEXT, type JsonSchema, type ResponseDoc } from '../platform/openapi/operation.ts';
 import { MESSAGES } from './generation.ts';
 
 export const TAG = 'Code-block downloads';
@@ -17,7 +17,10 @@ const xmlElement = (name: string, properties: Record<string, JsonSchema>, requir
 
 /** The app's own error body (all generations): `error`, `message`, and `extraMessage` from generation 4 on. */
 const appErrorProperties = {
-  error: string('`401_UNAUTHORIZED`, `403_FORBIDDEN`, `500_ERROR_<KIND>_EXCEPTION` or `500_ERROR` (generation 3.4: `401 UNAUTHORIZED`, `403 FORBIDDEN`, `500 ERROR`)'),
+  error: string(
+    '`401_UNAUTHORIZED`, `403_FORBIDDEN`, `429_TOO_MANY_REQUESTS`, `503_SERVICE_UNAVAILABLE`, `500_ERROR_<KIND>_EXCEPTION` or `500_ERROR` ' +
+      '(generation 3.4: `401 UNAUTHORIZED`, `403 FORBIDDEN`, `429 TOO MANY REQUESTS`, `503 SERVICE UNAVAILABLE`, `500 ERROR`)',
+  ),
   message: string(`\`${MESSAGES.unauthorized}\`, \`no read permission on page with id <id>\` or \`${MESSAGES.error}\``),
   extraMessage: string('What was wrong (500 in generations 5 and 4; `Internal server error` for unexpected errors)'),
 };
@@ -50,10 +53,12 @@ export function errors(format: Format): Record<number, ResponseDoc> {
       headers: { 'X-Seraph-LoginReason': { description: 'Kept from the host for refused credentials', schema: { type: 'string' } } },
     },
     403: { description: 'The user may not view the content (`no read permission on page with id <id>`)', content: body(format === 'xml' ? xmlAppError : jsonAppError) },
+    429: { description: `${TOO_MANY_REQUESTS_TEXT}; the message says when to come back`, content: body(format === 'xml' ? xmlAppError : jsonAppError), headers: TOO_MANY_REQUESTS_HEADERS },
     500: {
       description: 'Bad parameters, unknown or trashed content, unknown macro or section, unusable macro body, remote template failures, anything unexpected',
       content: body(format === 'xml' ? xmlAppError : jsonAppError),
     },
+    503: { description: `${LOGIN_BUSY_TEXT}; the message says when to come back`, content: body(format === 'xml' ? xmlAppError : jsonAppError), headers: LOGIN_BUSY_HEADERS },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ErrorRenderer } from '../platform/http/error-handler.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { LOGIN_BUSY } from '../platform/http/platform.errors.ts';
 import type { VersionRule } from '../platform/openapi/operation.ts';
 
 /**
@@ -25,6 +26,8 @@ export const SUB = {
   /** A rate limit, or too many failed logins from the address (429, with Retry-After). */
   TOO_MANY_REQUESTS: 429000,
   INTERNAL: 500000,
+  /** The password checks are too busy for this login (503 `LOGIN_BUSY`, with Retry-After); 503000 is the health check's. */
+  LOGIN_BUSY: 503001,
 } as const;
 
 export const NO_GRANT_MESSAGE = 'FieldPermission Denied - you do not have sufficient rights for this operation.';
@@ -52,6 +55,7 @@ export const validationError = (details: { name: string; message: string; value?
 
 function defaultSubCode(err: AppError): number {
   if (err.status === 403 && err.code === 'FORBIDDEN') return SUB.ADMIN_REQUIRED;
+  if (err.code === LOGIN_BUSY) return SUB.LOGIN_BUSY;
   switch (err.status) {
     case 400:
       return SUB.VALIDATION;
@@ -77,7 +81,8 @@ function defaultSubCode(err: AppError): number {
 }
 
 export const renderFieldEditor: ErrorRenderer = (err, _req, res) => {
-  const unexpected = err.status >= 500;
+  // A busy login is expected and says when to come back; any other 5xx is not.
+  const unexpected = err.status >= 500 && err.code !== LOGIN_BUSY;
   const body: Record<string, unknown> = {
     statusCode: err.status,
     subCode: err.subCode ?? defaultSubCode(err),

@@ -1,7 +1,7 @@
 // Parts of the field editor's API description that every resource's declarations share: the error
 // catalogue (statusCode/subCode/message), path parameters and the records several endpoints answer.
 import { z } from 'zod';
-import { json, type ErrorCatalogue } from '../platform/openapi/operation.ts';
+import { json, LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, TOO_MANY_REQUESTS_TEXT, type ErrorCatalogue } from '../platform/openapi/operation.ts';
 
 export const fieldeditorError = z
   .object({
@@ -16,6 +16,12 @@ export const fieldeditorError = z
   .meta({ title: 'FieldEditorError' });
 
 const err = (description: string) => json(fieldeditorError, description);
+
+/** The 429 and 503 of the request pipeline's limits, in the field editor's shape (also under the 1.1 base paths). */
+export const LIMIT_ERRORS: ErrorCatalogue = {
+  429: { ...err(`${TOO_MANY_REQUESTS_TEXT} (429000)`), headers: TOO_MANY_REQUESTS_HEADERS },
+  503: { ...err(`${LOGIN_BUSY_TEXT} (503001)`), headers: LOGIN_BUSY_HEADERS },
+};
 export const FIELDEDITOR_ERRORS: ErrorCatalogue = {
   400: err('Validation errors (subCode 400000); `errors` names each offending parameter or property'),
   401: err('No or wrong credentials (401000)'),
@@ -25,6 +31,7 @@ export const FIELDEDITOR_ERRORS: ErrorCatalogue = {
   412: err('Not available under the 1.2 base path (412000)'),
   413: err('Body larger than 1 MB (413000)'),
   415: err('Unsupported body encoding, or a body that is not application/json (415000)'),
+  ...LIMIT_ERRORS,
 };
 
 export const fieldParams = z.object({

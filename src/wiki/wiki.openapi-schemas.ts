@@ -2,7 +2,7 @@
 // catalogue and the records several answers hold.
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { json, type ErrorCatalogue } from '../platform/openapi/operation.ts';
+import { json, LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, TOO_MANY_REQUESTS_TEXT, type ErrorCatalogue } from '../platform/openapi/operation.ts';
 import * as s from './wiki.schemas.ts';
 
 export const wikiError = z
@@ -27,6 +27,8 @@ export const WIKI_ERRORS: ErrorCatalogue = {
   404: err(404, 'missing, trashed or not viewable'),
   409: err(409, 'version.number is not the current version + 1'),
   413: err(413, 'body larger than 16 MiB'),
+  429: { ...err(429, TOO_MANY_REQUESTS_TEXT), headers: TOO_MANY_REQUESTS_HEADERS },
+  503: { ...err(503, LOGIN_BUSY_TEXT), headers: LOGIN_BUSY_HEADERS },
 };
 
 export const links = z.looseObject({ self: z.string().optional(), base: z.string().optional(), webui: z.string().optional() });

@@ -12,7 +12,7 @@ import { parseWith } from '../../platform/http/validate.ts';
 import { json, type ErrorCatalogue } from '../../platform/openapi/operation.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import type { ScopeIds } from '../access/ids.ts';
-import { fieldeditorError, option } from '../fieldeditor.openapi-schemas.ts';
+import { fieldeditorError, LIMIT_ERRORS, option } from '../fieldeditor.openapi-schemas.ts';
 import type { ListPath, OptionsService } from '../options/options.service.ts';
 import { createOptionBody, moveBody, updateOptionBody } from '../options/options.schemas.ts';
 import { deleteOk, readOptionTree } from './option-tree.ts';
@@ -60,6 +60,7 @@ export const COMPAT11_ERRORS: ErrorCatalogue = {
     fieldeditorError,
     "As in 1.1: no grant on the field (subCode 403001), the field does not exist (403002), deletes are for administrators only (403003), the option does not exist in the field's default context (404000); or an unexpected error (500000)",
   ),
+  ...LIMIT_ERRORS,
 };
 const ERRORS = [400, 500];
 

@@ -39,8 +39,10 @@ export function fieldeditorApi(bases: readonly string[]): ApiDescription {
       { name: 'API 1.1 (compatibility)', description: "The original's routes before 1.2, on the field's default context (a grant); only under the 1.1 base paths" },
     ],
     groups: [
-      { errors: FIELDEDITOR_ERRORS, operations: fieldeditorOperations },
-      { errors: COMPAT11_ERRORS, bases: [...COMPAT11_BASES], operations: compat11Endpoints },
+      // The health check answers before the API's steps (no authentication, no limits); everything else after them.
+      { errors: FIELDEDITOR_ERRORS, limited: true, operations: fieldeditorEndpoints },
+      { errors: FIELDEDITOR_ERRORS, operations: healthEndpoints },
+      { errors: COMPAT11_ERRORS, bases: [...COMPAT11_BASES], limited: true, operations: compat11Endpoints },
     ],
   };
 }

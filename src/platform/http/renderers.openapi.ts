@@ -1,6 +1,6 @@
 // The error answers of the Jira-style host APIs (/rest/api/2, /rest/pat), as renderHostJson writes them.
 import { z } from 'zod';
-import { json, type ErrorCatalogue } from '../openapi/operation.ts';
+import { json, LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, TOO_MANY_REQUESTS_TEXT, type ErrorCatalogue } from '../openapi/operation.ts';
 
 export const hostJsonError = z
   .object({
@@ -21,12 +21,6 @@ export const HOST_JSON_ERRORS: ErrorCatalogue = {
   403: json(hostJsonError, 'Authenticated, but without the right (administrators only)'),
   404: json(hostJsonError, 'Not found'),
   413: json(hostJsonError, 'Body larger than 1 MiB'),
-  429: {
-    ...json(hostJsonError, 'A login from an address with too many failed logins (`LOGIN_FAILURES_PER_ADDRESS`)'),
-    headers: { 'Retry-After': { description: 'Seconds until the address may try again', schema: { type: 'integer' } } },
-  },
-  503: {
-    ...json(hostJsonError, 'A login whose password check would wait more than a second (`LOGIN_BUSY`)'),
-    headers: { 'Retry-After': { description: 'Seconds after which to try again', schema: { type: 'integer' } } },
-  },
+  429: { ...json(hostJsonError, TOO_MANY_REQUESTS_TEXT), headers: TOO_MANY_REQUESTS_HEADERS },
+  503: { ...json(hostJsonError, LOGIN_BUSY_TEXT), headers: LOGIN_BUSY_HEADERS },
 };

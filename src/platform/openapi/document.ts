@@ -61,6 +61,13 @@ function toJsonSchema(schema: Schema, io: 'input' | 'output', defs: Record<strin
   return rewrite(out) as JsonSchema;
 }
 
+/** The accesses whose operations take a Basic header, so a password check (and its 503 LOGIN_BUSY) can run. */
+const TAKES_PASSWORD: ReadonlySet<Access> = new Set(['user', 'admin', 'sysadmin']);
+
+/** A rate limit or the failed-login limit (429); a password check that would wait too long (503). */
+const TOO_MANY_REQUESTS = 429;
+const LOGIN_BUSY = 503;
+
 const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 function operationId(op: OperationDoc): string {
@@ -106,6 +113,8 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
       if (op.access !== 'anyone') errors.add(401);
       if (op.access === 'admin' || op.access === 'sysadmin') errors.add(403);
       if (op.versions) errors.add(VERSION_UNAVAILABLE);
+      if (group.limited) errors.add(TOO_MANY_REQUESTS);
+      if (group.limited && TAKES_PASSWORD.has(op.access)) errors.add(LOGIN_BUSY);
       const responses: Record<string, unknown> = {};
       for (const [status, r] of Object.entries(op.responses)) responses[status] = response(r, defs);
       for (const status of [...errors].sort()) {

@@ -73,6 +73,13 @@ export interface OperationGroup {
   errors: ErrorCatalogue;
   operations: OperationDoc[];
   /**
+   * Set for operations served by an API mount (platform/http/mount-api.ts), whose request pipeline runs the rate
+   * limits and authentication's login limits: every operation then lists the 429 (`RATE_LIMITED`, or
+   * `TOO_MANY_FAILED_LOGINS`), and every one that takes a password (Basic: access `user`, `admin`, `sysadmin`) the
+   * 503 `LOGIN_BUSY`, from its own responses or the catalogue.
+   */
+  limited?: boolean;
+  /**
    * Paths (under the context path) these operations are served under instead of the API's `bases`: a
    * compatibility base path that answers other routes (the field editor's `1.1`). They become the path items'
    * own `servers`.
@@ -95,3 +102,23 @@ export const json = (schema: Schema, description: string): ResponseDoc => ({ des
 
 /** An answer without a body. */
 export const empty = (description: string): ResponseDoc => ({ description });
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds until a request will pass', schema: { type: 'integer' } } };
+
+/** The headers of a 429 (docs/configuration.md, "Limits"): when to come back, and the bucket that refused. */
+export const TOO_MANY_REQUESTS_HEADERS: NonNullable<ResponseDoc['headers']> = {
+  ...RETRY_AFTER,
+  'X-RateLimit-Limit': { description: "The refusing bucket's size (a rate limit's burst; absent for the failed-login limit)", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left now (0)', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When the bucket is full again, in Unix seconds', schema: { type: 'integer' } },
+};
+
+/** The headers of a 503 `LOGIN_BUSY`. */
+export const LOGIN_BUSY_HEADERS: NonNullable<ResponseDoc['headers']> = RETRY_AFTER;
+
+/** What a 429 means, for every API's catalogue. */
+export const TOO_MANY_REQUESTS_TEXT =
+  'A rate limit was reached (`RATE_LIMITED`: the credential\'s or the address\'s bucket for this family), or a login came from an address with too many failed logins (`TOO_MANY_FAILED_LOGINS`, `LOGIN_FAILURES_PER_ADDRESS`)';
+
+/** What a 503 means where a password is checked. */
+export const LOGIN_BUSY_TEXT = 'A login whose password check would wait more than a second (`LOGIN_BUSY`)';

@@ -128,4 +128,46 @@ describe('failed logins per client address (LOGIN_FAILURES_PER_ADDRESS)', () => 
     expect((await from(port, '127.0.0.3', 'GET', MYSELF, { Authorization: users[3]!.auth })).status).toBe(200);
     expect((await from(port, '127.0.0.3', 'GET', MYSELF, { Authorization: basic(users[0]!.name, 'nope') })).status).toBe(401);
   });
+
+  it('throttles wrong Bearer tokens per address like wrong passwords: 401, then 429 with Retry-After; a known token goes on', async () => {
+    const guesser = '127.0.0.4';
+    const owner = await t.createUser(uniq('token-owner'));
+    const token = await t.tokenFor(owner.name);
+    expect((await from(port, guesser, 'GET', MYSELF, { Authorization: token })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const wrong = await from(port, guesser, 'GET', MYSELF, { Authorization: `Bearer guess-${i}-${'x'.repeat(30)}` });
+      expect(wrong.status).toBe(401);
+    }
+    const slowed = await from(port, guesser, 'GET', MYSELF, { Authorization: `Bearer guess-3-${'x'.repeat(30)}` });
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.parse(slowed.body)).toEqual({ errorMessages: [expect.stringContaining('Too many failed logins from this address')], errors: {} });
+    // The same count holds for passwords; the token verified before still works; another address is not slowed.
+    expect((await from(port, guesser, 'GET', MYSELF, { Authorization: owner.auth })).status).toBe(429);
+    expect((await from(port, guesser, 'GET', MYSELF, { Authorization: token })).status).toBe(200);
+    expect((await from(port, '127.0.0.5', 'GET', MYSELF, { Authorization: `Bearer guess-4-${'x'.repeat(30)}` })).status).toBe(401);
+  });
+});
+
+describe('busy password checks (503 LOGIN_BUSY) in each API\'s shape', () => {
+  const t = useTestApp();
+
+  it('answers a login that would wait too long for its check with 503 and Retry-After, in the host and field-editor shapes', async () => {
+    const user = await t.createUser(uniq('busy'));
+    const wait = vi.spyOn(t.services.hasher.pool, 'expectedWaitMs').mockReturnValue(4500);
+    try {
+      const host = await t.http.get(MYSELF).set('Authorization', user.auth).expect(503);
+      expect(host.headers['retry-after']).toBe('5');
+      expect(host.body).toEqual({ errorMessages: ['Too many logins are being checked right now. Try again in 5 seconds.'], errors: {} });
+      const fe = await t.http.get('/rest/trackercustomfieldeditorplugin/1/user/customfields/10000/contexts/default/options').set('Authorization', user.auth).expect(503);
+      expect(fe.headers['retry-after']).toBe('5');
+      expect(fe.body).toEqual({ statusCode: 503, subCode: 503001, message: 'Too many logins are being checked right now. Try again in 5 seconds.' });
+      // Under the 1.1 base paths as under 1.2 and 1.
+      const fe11 = await t.http.get('/rest/trackercustomfieldeditorplugin/1.1/user/customfieldoptions/10000').set('Authorization', user.auth).expect(503);
+      expect(fe11.body).toMatchObject({ statusCode: 503, subCode: 503001 });
+    } finally {
+      wait.mockRestore();
+    }
+    await t.http.get(MYSELF).set('Authorization', user.auth).expect(200);
+  });
 });

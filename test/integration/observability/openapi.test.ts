@@ -86,6 +86,32 @@ describe('OpenAPI descriptions', () => {
     }
   });
 
+  it('declares 429 on every operation behind the limits, and 503 LOGIN_BUSY where a password is checked (issue 30)', () => {
+    let limited = 0;
+    for (const doc of Object.values(documents)) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const m of METHODS) {
+          const op = item[m] as { responses: Record<string, { headers?: Record<string, unknown> }>; security?: Record<string, unknown>[] } | undefined;
+          if (!op) continue;
+          // Every operation that takes Basic runs in an API mount: the rate limits and the login limits cover it.
+          if (!(op.security ?? []).some((s) => 'basic' in s)) continue;
+          limited++;
+          expect(op.responses['429']?.headers, `${m} ${path} answers 429`).toHaveProperty('Retry-After');
+          expect(op.responses['429']?.headers, `${m} ${path}`).toHaveProperty('X-RateLimit-Reset');
+          expect(op.responses['503']?.headers, `${m} ${path} answers 503`).toHaveProperty('Retry-After');
+        }
+      }
+    }
+    expect(limited).toBeGreaterThan(50);
+    const op = (doc: string, path: string, m = 'get') => documents[doc]!.paths[path]![m] as { responses: Record<string, unknown> };
+    // The sign-in (anyone) is a login; a session-only route is limited but checks no password.
+    expect(Object.keys(op('host', '/rest/auth/1/session', 'post').responses)).toEqual(expect.arrayContaining(['429', '503']));
+    expect(op('host', '/rest/auth/1/session', 'delete').responses).toHaveProperty('429');
+    // Open routes, outside every API mount: no limits.
+    expect(op('host', '/status').responses).not.toHaveProperty('429');
+    expect(op('fieldeditor', '/health/status').responses).not.toHaveProperty('429');
+  });
+
   it('describes requests with the zod schemas that validate them', () => {
     const createUser = (documents.host!.paths['/rest/api/2/user']!.post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } }).requestBody;
     expect(createUser.content['application/json']!.schema.required).toEqual(['name', 'password']);
