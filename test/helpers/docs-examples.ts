@@ -104,11 +104,21 @@ export interface PageRun {
 const DOC_BASE = 'http://localhost:8080';
 
 /**
+ * `http://localhost:8080` → the test's server, and each of `replace` (other addresses a page names, such as the
+ * webhook receiver of docs/webhooks.md at `http://127.0.0.1:9000`) → what the test started in its place.
+ */
+function substitute(text: string, base: string, replace: Record<string, string> = {}): string {
+  let out = text.split(DOC_BASE).join(base);
+  for (const [from, to] of Object.entries(replace)) out = out.split(from).join(to);
+  return out;
+}
+
+/**
  * Runs the steps of one page in one bash session (`set -euo pipefail`, so variables carry over from block to
  * block and any failing command stops the page), with `http://localhost:8080` replaced by `base`. `curl` is
  * run with `--fail-with-body` unless the command reads the status itself (`-w`), so a 4xx or 5xx fails.
  */
-export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: number }): PageRun {
+export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: number; replace?: Record<string, string> }): PageRun {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-docs-'));
   try {
     const realCurl = execFileSync('bash', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
@@ -133,7 +143,7 @@ export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: numb
       ...steps.flatMap((s, i) => [
         `echo ${i} > ${JSON.stringify(path.join(dir, 'current'))}`,
         `exec >${JSON.stringify(out(i, 'out'))} 2>${JSON.stringify(out(i, 'err'))}`,
-        s.script.split(DOC_BASE).join(base),
+        substitute(s.script, base, opts.replace),
       ]),
       `echo done > ${JSON.stringify(path.join(dir, 'current'))}`,
       '',
@@ -155,9 +165,9 @@ export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: numb
 }
 
 /** Differences between what a step printed and what the text says it prints; empty when they agree. */
-export function compareAnswer(step: DocsStep, stdout: string, base: string): string | undefined {
+export function compareAnswer(step: DocsStep, stdout: string, base: string, replace?: Record<string, string>): string | undefined {
   if (!step.expect) return undefined;
-  const expected = step.expect.text.split(DOC_BASE).join(base);
+  const expected = substitute(step.expect.text, base, replace);
   if (step.expect.kind === 'json') {
     let actual: unknown[];
     try {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { compareAnswer, docsSteps, runPage } from '../helpers/docs-examples.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -21,6 +22,7 @@ const PAGES = [
   'docs/fieldeditor-api.md',
   'docs/host-api.md',
   'docs/maintenance.md',
+  'docs/webhooks.md',
   'docs/web-interface.md',
   'docs/openapi.md',
   'docs/observability.md',
@@ -29,6 +31,10 @@ const PAGES = [
   'docs/architecture.md',
   'docs/performance.md',
 ];
+
+/** A webhook receiver on a free port of 127.0.0.1 that answers every request 200 and prints its port. */
+const RECEIVER = `const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => r.end('thanks')); });
+s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
 
 const hasJq = (() => {
   try {
@@ -82,11 +88,25 @@ describe('the documentation', () => {
 // The examples read answers with jq (docs/README.md); .ci/run installs it. Skipped where it is missing.
 describe.skipIf(!hasJq)('the shell examples of the documentation, against a fresh demo server', () => {
   let server: ServerProcess;
+  // docs/webhooks.md posts to a receiver at http://127.0.0.1:9000/hooks: one in a process of its own stands in for
+  // it (the pages run synchronously, so a receiver in this process could not answer).
+  let receiver: ChildProcess | undefined;
+  let receiverBase = '';
+  const replace = () => ({ 'http://127.0.0.1:9000': receiverBase });
   beforeAll(async () => {
-    server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn' }, 120_000);
+    receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    receiverBase = await new Promise<string>((resolve, reject) => {
+      receiver!.stdout!.once('data', (d: Buffer) => resolve(`http://127.0.0.1:${d.toString().trim()}`));
+      receiver!.once('exit', () => reject(new Error('the webhook receiver did not start')));
+    });
+    server = await startServerProcess(
+      { DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOWLIST: `${receiverBase}/hooks`, WEBHOOK_POLL_MS: '100' },
+      120_000,
+    );
   }, 150_000);
   afterAll(async () => {
     await server?.stop();
+    receiver?.kill();
   });
 
   // Before the pages, as a reader would: the curl lines the first start prints work as printed in a plain
@@ -110,7 +130,7 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
     it(`${page}: every sh block runs and answers as written`, () => {
       const steps = docsSteps(fs.readFileSync(path.join(ROOT, page), 'utf8'));
       if (steps.length === 0) return;
-      const run = runPage(steps, server.url, { timeoutMs: 90_000 });
+      const run = runPage(steps, server.url, { timeoutMs: 90_000, replace: replace() });
       if (run.failed !== undefined) {
         const step = steps[run.failed];
         const output = run.outputs[run.failed];
@@ -119,7 +139,7 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
         );
       }
       const problems = steps.flatMap((step, i) => {
-        const diff = compareAnswer(step, run.outputs[i]!.stdout, server.url);
+        const diff = compareAnswer(step, run.outputs[i]!.stdout, server.url, replace());
         return diff ? [`${page}:${step.line} (answer at line ${step.expect!.line}):\n${step.script}\n${diff}`] : [];
       });
       expect(problems).toEqual([]);
