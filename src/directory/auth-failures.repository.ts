@@ -22,9 +22,10 @@ export async function pruneStaleFailures(q: Knex, opts: { retentionHours: number
   return deletedCount(await b.del().returning('name_key'));
 }
 
-/** Forgets a name's failed logins and its lock (an administrator's unlock). */
-export async function clearFailures(q: Knex, name: string): Promise<void> {
-  await q('auth_failures').where({ name_key: name.toLowerCase() }).del();
+/** Forgets a name's failed logins and its lock (an administrator's unlock); answers what was forgotten, if anything. */
+export async function clearFailures(q: Knex, name: string): Promise<{ failures: number; locked_at: Date | null } | undefined> {
+  const rows = await q('auth_failures').where({ name_key: name.toLowerCase() }).del().returning(['failures', 'locked_at']);
+  return (rows as { failures: number; locked_at: Date | null }[])[0];
 }
 
 /** Removes unlocked counters of names that no user has (a data migration task). */

@@ -6,11 +6,12 @@ import { parseWith } from '../platform/http/validate.ts';
 import type { Endpoint } from '../platform/http/endpoint.ts';
 import { empty, json } from '../platform/openapi/operation.ts';
 import type { DirectoryService } from './directory.service.ts';
+import { userAdminEndpoints, type UserAdminDeps } from './user-admin.endpoints.ts';
 import { presentGroup, presentPickedGroup, presentUser } from './user.presenter.ts';
 import { group, user } from './directory.openapi-schemas.ts';
 import * as s from './directory.schemas.ts';
 
-export interface DirectoryDeps {
+export interface DirectoryDeps extends UserAdminDeps {
   directory: DirectoryService;
   baseUrl: string;
 }
@@ -49,7 +50,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     method: 'post', path: '/rest/api/2/user', tag: TAG, access: 'admin', summary: 'Create a user', body: s.createUserBody, responses: { 201: json(user, 'The new user') }, errors: [400],
     handle: async (req, res, { directory, baseUrl }) => {
       const body = parseWith(s.createUserBody, req.body, 'body');
-      res.status(201).json(presentUser(baseUrl, await directory.createUser(body)));
+      res.status(201).json(presentUser(baseUrl, await directory.createUser(body, currentUser(req).name)));
     },
   },
   {
@@ -65,7 +66,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
       const { password } = parseWith(s.passwordBody, req.body, 'body');
-      await directory.setPassword(username, password);
+      await directory.setPassword(username, password, currentUser(req).name);
       res.status(204).end();
     },
   },
@@ -74,7 +75,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     query: s.usernameQuery, responses: { 204: empty('Deleted') }, errors: [400, 404],
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
-      await directory.deleteUser(username);
+      await directory.deleteUser(username, currentUser(req).name);
       res.status(204).end();
     },
   },
@@ -83,7 +84,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     query: s.usernameQuery, responses: { 204: empty('Unlocked') }, errors: [400],
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
-      await directory.resetLockout(username);
+      await directory.resetLockout(username, currentUser(req).name);
       res.status(204).end();
     },
   },
@@ -91,7 +92,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     method: 'post', path: '/rest/api/2/group', tag: TAG, access: 'admin', summary: 'Create a group', body: s.groupBody, responses: { 201: json(group, 'The new group') }, errors: [400],
     handle: async (req, res, { directory, baseUrl }) => {
       const { name } = parseWith(s.groupBody, req.body, 'body');
-      const created = await directory.createGroup(name);
+      const created = await directory.createGroup(name, currentUser(req).name);
       res.status(201).json(presentGroup(baseUrl, created.name));
     },
   },
@@ -100,7 +101,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     responses: { 200: empty('Deleted') }, errors: [400, 404],
     handle: async (req, res, { directory }) => {
       const { groupname } = parseWith(s.groupnameQuery, req.query);
-      await directory.deleteGroup(groupname);
+      await directory.deleteGroup(groupname, currentUser(req).name);
       res.status(200).end();
     },
   },
@@ -110,7 +111,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     handle: async (req, res, { directory, baseUrl }) => {
       const { groupname } = parseWith(s.groupnameQuery, req.query);
       const { name } = parseWith(s.memberBody, req.body, 'body');
-      const joined = await directory.addMember(groupname, name);
+      const joined = await directory.addMember(groupname, name, currentUser(req).name);
       res.status(201).json(presentGroup(baseUrl, joined.name));
     },
   },
@@ -119,8 +120,9 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     responses: { 200: empty('Removed') }, errors: [400, 404],
     handle: async (req, res, { directory }) => {
       const q = parseWith(s.memberQuery, req.query);
-      await directory.removeMember(q.groupname, q.username);
+      await directory.removeMember(q.groupname, q.username, currentUser(req).name);
       res.status(200).end();
     },
   },
+  ...userAdminEndpoints,
 ];

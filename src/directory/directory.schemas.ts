@@ -34,6 +34,20 @@ export const createUserBody = z.object({
 });
 
 export const passwordBody = z.object({ password });
+/** The user's own change: the current password is checked like a login. */
+export const ownPasswordBody = z.object({
+  password,
+  currentPassword: z.string({ error: 'The current password is required.' }).min(1, 'The current password is required.').max(1024),
+});
+
+/** An administrator's change of a user (the name cannot change; unknown members are refused). */
+export const updateUserBody = z
+  .strictObject({
+    displayName: z.string({ error: 'The display name must be a text.' }).trim().min(1, 'The display name must not be empty.').max(255, 'The display name must be at most 255 characters.').optional(),
+    emailAddress: z.union([z.email('The e-mail address is not valid.').max(255), z.literal('')], { error: 'The e-mail address is not valid.' }).optional(),
+    active: z.boolean({ error: 'active must be true or false.' }).optional(),
+  }, { error: (iss) => (iss.code === 'unrecognized_keys' ? `Only displayName, emailAddress and active can be changed.` : undefined) })
+  .refine((b) => Object.keys(b).length > 0, 'Give at least one of displayName, emailAddress and active.');
 export const groupBody = z.object({ name: groupName });
 export const memberBody = z.object({ name: userName });
 
@@ -60,6 +74,19 @@ const nonNegativeInt = (label: string, def: number, max: number) =>
 
 export const userSearchQuery = z.object({
   username: z.string().default(''),
+  startAt: nonNegativeInt('startAt', 0, 1_000_000_000),
+  maxResults: nonNegativeInt('maxResults', 50, 1000),
+});
+
+/** The administrators' pages: `query` matches part of a name (users: also display name and e-mail). */
+export const adminPageQuery = z.object({
+  query: z.string().default(''),
+  startAt: nonNegativeInt('startAt', 0, 1_000_000_000),
+  maxResults: nonNegativeInt('maxResults', 50, 1000),
+});
+
+export const groupMembersQuery = z.object({
+  groupname: queryString('groupname'),
   startAt: nonNegativeInt('startAt', 0, 1_000_000_000),
   maxResults: nonNegativeInt('maxResults', 50, 1000),
 });

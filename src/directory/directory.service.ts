@@ -6,10 +6,12 @@ import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
 import { DirectoryHooks } from './directory-hooks.ts';
 import { clearFailures } from './auth-failures.repository.ts';
+import { SYSTEM_ACTOR, userRecord } from './directory-audit.ts';
 import {
   builtinGroup,
   groupExists,
   groupNotFound,
+  lastActiveSystemAdministrator,
   lastSystemAdministrator,
   notAMember,
   unknownGroups,
@@ -56,7 +58,10 @@ export class DirectoryService {
   }
 
   /** Creates a user in the `users` group, plus any extra groups (which must exist). */
-  async createUser(input: { name: string; password: string; displayName?: string; emailAddress?: string; groups?: string[] }): Promise<UserWithGroups> {
+  async createUser(
+    input: { name: string; password: string; displayName?: string; emailAddress?: string; groups?: string[] },
+    actor = SYSTEM_ACTOR,
+  ): Promise<UserWithGroups> {
     const passwordHash = await this.hasher.hash(input.password);
     return this.knex.transaction(async (trx) => {
       if (await users.findByName(trx, input.name)) {
@@ -73,71 +78,123 @@ export class DirectoryService {
       const missing = wanted.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
       if (missing.length > 0) throw unknownGroups(missing);
       for (const g of found) await groups.addMember(trx, g.id, row.id);
-      return { ...row, groups: found.map((g) => g.name).sort() };
+      const created = { ...row, groups: found.map((g) => g.name).sort() };
+      await this.hooks.changed(trx, { actor, kind: 'user.created', target: { type: 'user', name: row.name }, before: null, after: { ...userRecord(row), groups: created.groups } });
+      return created;
     });
   }
 
-  async setPassword(name: string, password: string): Promise<void> {
-    const user = await users.findByName(this.knex, name);
-    if (!user) throw userNotFound();
-    await users.setPassword(this.knex, user.id, await this.hasher.hash(password));
+  /**
+   * Sets a password (an administrator's reset, or `self`: the user's own change after its current password was
+   * checked). Every session and cached login with the old one ends; the audit entry names no password.
+   */
+  async setPassword(name: string, password: string, actor = SYSTEM_ACTOR, self = false): Promise<void> {
+    const passwordHash = await this.hasher.hash(password);
+    await this.knex.transaction(async (trx) => {
+      const user = await users.lockByName(trx, name);
+      if (!user) throw userNotFound();
+      await users.setPassword(trx, user.id, passwordHash);
+      await this.hooks.changed(trx, { actor, kind: self ? 'user.password_changed' : 'user.password_set', target: { type: 'user', name: user.name } });
+    });
     await this.announce();
   }
 
+  /**
+   * Changes display name, e-mail address and active flag. A deactivated user cannot log in by any credential
+   * and its sessions end (the hook, in this transaction); the last active system administrator stays active.
+   */
+  async updateUser(name: string, patch: { displayName?: string; emailAddress?: string; active?: boolean }, actor = SYSTEM_ACTOR): Promise<UserWithGroups> {
+    const updated = await this.knex.transaction(async (trx) => {
+      const user = await users.lockByName(trx, name);
+      if (!user) throw userNotFound();
+      const deactivating = patch.active === false && user.active;
+      if (deactivating) await this.assertNotLastSystemAdmin(trx, user.id, true);
+      const row = await users.update(trx, user.id, { displayName: patch.displayName, email: patch.emailAddress, active: patch.active });
+      const before = userRecord(user);
+      const after = userRecord(row);
+      const changed = (Object.keys(after) as (keyof typeof after)[]).filter((k) => before[k] !== after[k]);
+      if (changed.length > 0) {
+        const pick = (r: typeof before) => Object.fromEntries(changed.map((k) => [k, r[k]]));
+        await this.hooks.changed(trx, { actor, kind: 'user.updated', target: { type: 'user', name: user.name }, before: pick(before), after: pick(after) });
+      }
+      if (deactivating) await this.hooks.userDeactivated(trx, { id: user.id, name: user.name, actor });
+      return row;
+    });
+    await this.announce();
+    return this.withGroups(updated);
+  }
+
   /** Deletes a user with its memberships and tokens; the deletion hooks run in its transaction (the field editor drops grants). */
-  async deleteUser(name: string): Promise<void> {
+  async deleteUser(name: string, actor = SYSTEM_ACTOR): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const user = await users.findByName(trx, name);
       if (!user) throw userNotFound();
       await this.assertNotLastSystemAdmin(trx, user.id);
       await users.delete(trx, user.id);
-      await this.hooks.userDeleted(trx, { id: user.id, name: user.name });
+      await this.hooks.userDeleted(trx, { id: user.id, name: user.name, actor });
     });
     await this.announce(...this.hooks.announcedTopics);
   }
 
-  async resetLockout(name: string): Promise<void> {
-    await clearFailures(this.knex, name);
+  /** Forgets the name's failed logins and lock (audited when there was something to forget). */
+  async resetLockout(name: string, actor = SYSTEM_ACTOR): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      const cleared = await clearFailures(trx, name);
+      if (cleared) {
+        await this.hooks.changed(trx, {
+          actor,
+          kind: 'user.unlocked',
+          target: { type: 'user', name },
+          before: { failedLogins: cleared.failures, locked: cleared.locked_at !== null },
+          after: null,
+        });
+      }
+    });
+    await this.announce();
   }
 
   searchUsers(text: string, startAt: number, maxResults: number): Promise<UserRow[]> {
     return maxResults === 0 ? Promise.resolve([]) : users.search(this.knex, text, startAt, maxResults);
   }
 
-  async createGroup(name: string): Promise<GroupRow> {
+  async createGroup(name: string, actor = SYSTEM_ACTOR): Promise<GroupRow> {
     return this.knex.transaction(async (trx) => {
       if (await groups.findByName(trx, name)) {
         throw groupExists();
       }
-      return groups.insert(trx, name);
+      const row = await groups.insert(trx, name);
+      await this.hooks.changed(trx, { actor, kind: 'group.created', target: { type: 'group', name: row.name } });
+      return row;
     });
   }
 
-  async deleteGroup(name: string): Promise<void> {
+  async deleteGroup(name: string, actor = SYSTEM_ACTOR): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, name);
       if (!group) throw groupNotFound();
       if (group.builtin) throw builtinGroup();
       await groups.delete(trx, group.id);
-      await this.hooks.groupDeleted(trx, { id: group.id, name: group.name });
+      await this.hooks.groupDeleted(trx, { id: group.id, name: group.name, actor });
     });
     await this.announce(...this.hooks.announcedTopics);
   }
 
-  async addMember(groupName: string, userName: string): Promise<GroupRow> {
+  async addMember(groupName: string, userName: string, actor = SYSTEM_ACTOR): Promise<GroupRow> {
     const group = await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, groupName);
       if (!group) throw groupNotFound();
       const user = await users.findByName(trx, userName);
       if (!user) throw userNotFound();
-      await groups.addMember(trx, group.id, user.id);
+      if (await groups.addMember(trx, group.id, user.id)) {
+        await this.hooks.changed(trx, { actor, kind: 'group.member_added', target: { type: 'group', name: group.name }, after: { user: user.name } });
+      }
       return group;
     });
     await this.announce();
     return group;
   }
 
-  async removeMember(groupName: string, userName: string): Promise<void> {
+  async removeMember(groupName: string, userName: string, actor = SYSTEM_ACTOR): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, groupName);
       if (!group) throw groupNotFound();
@@ -147,6 +204,7 @@ export class DirectoryService {
       if (!(await groups.removeMember(trx, group.id, user.id))) {
         throw notAMember();
       }
+      await this.hooks.changed(trx, { actor, kind: 'group.member_removed', target: { type: 'group', name: group.name }, before: { user: user.name } });
     });
     await this.announce();
   }
@@ -155,14 +213,17 @@ export class DirectoryService {
     return groups.picker(this.knex, query, maxResults);
   }
 
-  /** Nobody could administer the server again if its last system administrator went away. */
-  private async assertNotLastSystemAdmin(trx: Knex, userId: number): Promise<void> {
+  /**
+   * Nobody could administer the server again if its last system administrator went away (or, `activeOnly`,
+   * the last one who can still log in was deactivated).
+   */
+  private async assertNotLastSystemAdmin(trx: Knex, userId: number, activeOnly = false): Promise<void> {
     const sysadmins = await groups.findByName(trx, BUILTIN_GROUPS.systemAdministrators);
     if (!sysadmins) return;
     // Lock the membership rows so two concurrent removals cannot both pass the check.
-    const members = await groups.lockMemberIds(trx, sysadmins.id);
+    const members = activeOnly ? await groups.lockActiveMemberIds(trx, sysadmins.id) : await groups.lockMemberIds(trx, sysadmins.id);
     if (members.length === 1 && members[0] === userId) {
-      throw lastSystemAdministrator();
+      throw activeOnly ? lastActiveSystemAdministrator() : lastSystemAdministrator();
     }
   }
 }

@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { escapeLike } from './users.repository.ts';
 
+/** A member as the members' page lists it. */
+export interface UserRowLite {
+  name: string;
+  display_name: string;
+  email: string;
+  active: boolean;
+}
+
 export interface GroupRow {
   id: number;
   name: string;
@@ -39,9 +47,20 @@ export const groupsRepository = {
     return rows.map((r) => r.user_id);
   },
 
-  /** Adds a membership; adding an existing one changes nothing. */
-  async addMember(q: Knex, groupId: number, userId: number): Promise<void> {
-    await q('group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore();
+  /** The ids of the group's ACTIVE members, their membership rows locked until the transaction ends. */
+  async lockActiveMemberIds(q: Knex, groupId: number): Promise<number[]> {
+    const rows = await q('group_members as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.group_id': groupId, 'u.active': true })
+      .forUpdate('m')
+      .select<{ user_id: number }[]>('m.user_id');
+    return rows.map((r) => r.user_id);
+  },
+
+  /** Adds a membership; adding an existing one changes nothing (and answers false). */
+  async addMember(q: Knex, groupId: number, userId: number): Promise<boolean> {
+    const rows = await q('group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore().returning('user_id');
+    return rows.length > 0;
   },
 
   async removeMember(q: Knex, groupId: number, userId: number): Promise<boolean> {
@@ -62,6 +81,28 @@ export const groupsRepository = {
       .orderBy('g.name_key')
       .select<{ name: string }[]>('g.name');
     return rows.map((r) => r.name);
+  },
+
+  /** One page of groups whose name contains `query`, by name, with their member counts, and the total. */
+  async page(q: Knex, query: string, startAt: number, maxResults: number): Promise<{ total: number; rows: (GroupRow & { members: number })[] }> {
+    const pattern = `%${escapeLike(query.toLowerCase())}%`;
+    const base = q('groups as g').whereRaw("g.name_key like ? escape '\\'", [pattern]);
+    const members = q('group_members as m').whereRaw('m.group_id = g.id').count('*');
+    const [countRow, rows] = await Promise.all([
+      base.clone().count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+      base.clone().select('g.id', 'g.name', 'g.builtin', q.raw('(?)::int as members', [members])).orderBy('g.name_key').offset(startAt).limit(maxResults),
+    ]);
+    return { total: Number(countRow?.n ?? 0), rows: rows as (GroupRow & { members: number })[] };
+  },
+
+  /** One page of a group's members, by name, and their total. */
+  async membersPage(q: Knex, groupId: number, startAt: number, maxResults: number): Promise<{ total: number; rows: UserRowLite[] }> {
+    const base = q('group_members as m').join('users as u', 'u.id', 'm.user_id').where('m.group_id', groupId);
+    const [countRow, rows] = await Promise.all([
+      base.clone().count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+      base.clone().select('u.name', 'u.display_name', 'u.email', 'u.active').orderBy('u.name_key').offset(startAt).limit(maxResults),
+    ]);
+    return { total: Number(countRow?.n ?? 0), rows: rows as UserRowLite[] };
   },
 
   async picker(q: Knex, query: string, limit: number): Promise<{ total: number; names: string[] }> {

@@ -32,6 +32,16 @@ export const notAMember = () => new AppError(404, 'NOT_A_MEMBER', 'The user is n
 
 export const lastSystemAdministrator = () => new AppError(400, 'LAST_SYSTEM_ADMIN', 'The last system administrator cannot be removed.');
 
+export const lastActiveSystemAdministrator = () =>
+  new AppError(400, 'LAST_SYSTEM_ADMIN', 'The last active system administrator cannot be deactivated.');
+
+/** 403 of `PUT /myself/password`: the current password given is wrong (counted as a failed login). */
+export const currentPasswordWrong = () => new AppError(403, 'CURRENT_PASSWORD_WRONG', 'The current password is not correct.');
+
+/** 403 of `PUT /myself/password`: the name is locked after too many failed logins. */
+export const currentPasswordLocked = () =>
+  new AppError(403, 'LOGIN_LOCKED', 'The name is locked after too many failed logins; an administrator can unlock it.');
+
 /** Also the answer for another user's token (its existence is not revealed). */
 export const tokenNotFound = () => new AppError(404, 'TOKEN_NOT_FOUND', 'The token does not exist.');
 

@@ -7,7 +7,7 @@ import type { Endpoint } from '../platform/http/endpoint.ts';
 import { empty, json } from '../platform/openapi/operation.ts';
 import { presentToken, type TokensService } from './tokens.service.ts';
 import { token } from './directory.openapi-schemas.ts';
-import { createTokenBody, tokenIdParams } from './directory.schemas.ts';
+import { createTokenBody, tokenIdParams, usernameQuery } from './directory.schemas.ts';
 
 export interface TokensDeps {
   tokens: TokensService;
@@ -15,7 +15,8 @@ export interface TokensDeps {
 
 const TAG = 'Personal access tokens';
 
-export const tokenEndpoints: Endpoint<TokensDeps>[] = [
+/** Each user's own tokens (the `/latest` prefix is closed to anonymous callers). */
+export const userTokenEndpoints: Endpoint<TokensDeps>[] = [
   {
     method: 'post', path: '/rest/pat/latest/tokens', tag: TAG, access: 'user', summary: 'Create a personal access token (the raw token is shown only here)',
     body: createTokenBody, responses: { 201: json(token.extend({ rawToken: z.string() }), 'The token with its raw value') }, errors: [400],
@@ -41,3 +42,21 @@ export const tokenEndpoints: Endpoint<TokensDeps>[] = [
     },
   },
 ];
+
+/**
+ * Any user's tokens for administrators, under `/latest/admin` (a router of its own after the users' one, whose
+ * `/latest` guard has already refused anonymous callers). Revoking any token: the owner's path above.
+ */
+export const adminTokenEndpoints: Endpoint<TokensDeps>[] = [
+  {
+    method: 'get', path: '/rest/pat/latest/admin/tokens', tag: TAG, access: 'admin', summary: "A user's tokens with their last use (administrators; revoke with DELETE /latest/tokens/{id})",
+    query: usernameQuery, responses: { 200: json(z.array(token), 'The tokens') }, errors: [400, 404],
+    handle: async (req, res, { tokens }) => {
+      const { username } = parseWith(usernameQuery, req.query);
+      res.json((await tokens.listOf(username)).map((t) => presentToken(t)));
+    },
+  },
+];
+
+/** Every token endpoint, for the API document. */
+export const tokenEndpoints: Endpoint<TokensDeps>[] = [...userTokenEndpoints, ...adminTokenEndpoints];

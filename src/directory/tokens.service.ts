@@ -4,7 +4,9 @@ import { generateRawToken, hashToken } from '../platform/auth/tokens.ts';
 import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { tokensRepository as tokens, type TokenRow, type TokenScope } from './tokens.repository.ts';
-import { tokenNotFound } from './host-api.errors.ts';
+import { tokenNotFound, userNotFound } from './host-api.errors.ts';
+import { usersRepository as users } from './users.repository.ts';
+import { DirectoryHooks } from './directory-hooks.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -13,12 +15,25 @@ export class TokensService {
   constructor(
     private readonly knex: Knex,
     private readonly changes: ChangeFeed,
+    /** The directory's hooks: token creations and revocations are audited in their transaction. */
+    private readonly hooks = new DirectoryHooks(),
   ) {}
 
   async create(userId: number, name: string, expirationDays?: number, scope: TokenScope = 'write'): Promise<{ row: TokenRow; rawToken: string }> {
     const rawToken = generateRawToken();
     const expiresAt = expirationDays ? new Date(Date.now() + expirationDays * DAY_MS) : null;
-    const row = await tokens.insert(this.knex, { userId, name, tokenHash: hashToken(rawToken), expiresAt, scope });
+    const row = await this.knex.transaction(async (trx) => {
+      const owner = await users.findById(trx, userId);
+      if (!owner) throw userNotFound();
+      const row = await tokens.insert(trx, { userId, name, tokenHash: hashToken(rawToken), expiresAt, scope });
+      await this.hooks.changed(trx, {
+        actor: owner.name,
+        kind: 'token.created',
+        target: { type: 'token', id: row.id, name: row.name, owner: owner.name },
+        after: { scope: row.scope, expiresAt: row.expires_at?.toISOString() ?? null },
+      });
+      return row;
+    });
     return { row, rawToken };
   }
 
@@ -26,11 +41,22 @@ export class TokensService {
     return tokens.listForUser(this.knex, userId);
   }
 
+  /** Any user's tokens, for an administrator (`GET /rest/pat/latest/admin/tokens?username=`). */
+  async listOf(userName: string): Promise<TokenRow[]> {
+    const owner = await users.findByName(this.knex, userName);
+    if (!owner) throw userNotFound();
+    return tokens.listForUser(this.knex, owner.id);
+  }
+
   /** The owner or an administrator revokes; others learn nothing (404, as if it did not exist). */
   async revoke(actor: AuthUser, id: number): Promise<void> {
-    const row = await tokens.findById(this.knex, id);
-    if (!row || (row.user_id !== actor.id && !isAdministrator(actor))) throw tokenNotFound();
-    if (!(await tokens.delete(this.knex, id))) throw tokenNotFound();
+    await this.knex.transaction(async (trx) => {
+      const row = await tokens.findById(trx, id);
+      if (!row || (row.user_id !== actor.id && !isAdministrator(actor))) throw tokenNotFound();
+      if (!(await tokens.delete(trx, id))) throw tokenNotFound();
+      const owner = row.user_id === actor.id ? actor.name : ((await users.findById(trx, row.user_id))?.name ?? '');
+      await this.hooks.changed(trx, { actor: actor.name, kind: 'token.revoked', target: { type: 'token', id: row.id, name: row.name, owner } });
+    });
     // Every node drops cached tokens before the revocation is answered.
     await this.changes.publish(DIRECTORY_TOPIC);
   }

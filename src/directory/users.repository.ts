@@ -9,6 +9,12 @@ export interface UserRow {
   password_hash: string;
 }
 
+/** A user with its failed-login state, for the administrators' list. */
+export interface UserWithLogin extends Omit<UserRow, 'password_hash'> {
+  failures: number;
+  locked_at: Date | null;
+}
+
 const COLUMNS = ['id', 'name', 'display_name', 'email', 'active', 'password_hash'];
 
 /** Table access for users. `q` is the root knex or a transaction. */
@@ -36,6 +42,49 @@ export const usersRepository = {
 
   async deactivate(q: Knex, id: number): Promise<void> {
     await q('users').where({ id }).update({ active: false });
+  },
+
+  /** The user's row, locked until the transaction ends (an update reads what it changes). */
+  async lockByName(q: Knex, name: string): Promise<UserRow | undefined> {
+    return (await q('users').select(COLUMNS).where({ name_key: name.toLowerCase() }).forUpdate().first()) as UserRow | undefined;
+  },
+
+  async update(q: Knex, id: number, patch: { displayName?: string; email?: string; active?: boolean }): Promise<UserRow> {
+    const [row] = await q('users')
+      .where({ id })
+      .update({
+        ...(patch.displayName === undefined ? {} : { display_name: patch.displayName }),
+        ...(patch.email === undefined ? {} : { email: patch.email }),
+        ...(patch.active === undefined ? {} : { active: patch.active }),
+        updated_at: q.fn.now(),
+      })
+      .returning(COLUMNS);
+    return row as UserRow;
+  },
+
+  /**
+   * One page of users whose name, display name or e-mail contains `text` (case-insensitive), ordered by name,
+   * with their failed-login state (`auth_failures`, keyed by the same lower-case name) and the total.
+   */
+  async page(q: Knex, text: string, startAt: number, maxResults: number): Promise<{ total: number; rows: UserWithLogin[] }> {
+    const pattern = `%${escapeLike(text.toLowerCase())}%`;
+    const base = q('users as u').where((w) =>
+      w
+        .whereRaw("u.name_key like ? escape '\\'", [pattern])
+        .orWhereRaw("lower(u.display_name) like ? escape '\\'", [pattern])
+        .orWhereRaw("lower(u.email) like ? escape '\\'", [pattern]),
+    );
+    const [countRow, rows] = await Promise.all([
+      base.clone().count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+      base
+        .clone()
+        .leftJoin('auth_failures as f', 'f.name_key', 'u.name_key')
+        .select('u.id', 'u.name', 'u.display_name', 'u.email', 'u.active', q.raw('coalesce(f.failures, 0)::int as failures'), 'f.locked_at')
+        .orderBy('u.name_key')
+        .offset(startAt)
+        .limit(maxResults),
+    ]);
+    return { total: Number(countRow?.n ?? 0), rows: rows as UserWithLogin[] };
   },
 
   async setPassword(q: Knex, id: number, passwordHash: string): Promise<void> {

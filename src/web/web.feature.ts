@@ -2,6 +2,7 @@
 // the session API under `/rest/auth/1`, and the page with its assets at the root of the context path.
 import type { Request } from 'express';
 import type { Feature, FeatureContext } from '../platform/feature.ts';
+import type { DirectoryHookSet } from '../directory/directory-hooks.ts';
 import { renderHostJson } from '../platform/http/renderers.ts';
 import { buildRouter } from '../platform/http/endpoint.ts';
 import { SessionsRepository } from './sessions/sessions.repository.ts';
@@ -12,9 +13,10 @@ import { readSessionCookie } from './sessions/session-cookie.ts';
 
 const SESSION_API = '/rest/auth/1';
 
-export function createWebFeature({ config, db, authenticator, log }: FeatureContext): Feature<SessionsService> {
+export function createWebFeature({ config, db, authenticator, log }: FeatureContext): Feature<SessionsService, { directory: DirectoryHookSet }> {
+  const repo = new SessionsRepository(db.knex);
   const sessions = new SessionsService(
-    new SessionsRepository(db.knex),
+    repo,
     authenticator,
     { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours, maxPerUser: config.sessionMaxPerUser },
     log,
@@ -27,6 +29,8 @@ export function createWebFeature({ config, db, authenticator, log }: FeatureCont
   return {
     name: 'web',
     services: sessions,
+    // A deactivated user's sessions end in the deactivation's transaction (a later reactivation revives none).
+    hooks: { directory: { userDeactivated: (trx, user) => repo.deleteOfUser(trx, user.id) } },
     http: () => ({
       apis: [
         {

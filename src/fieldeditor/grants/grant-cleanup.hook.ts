@@ -13,7 +13,8 @@ export function grantCleanupHooks(eventLog: EventLog): DirectoryHookSet {
   const cleanup = (type: PrincipalType) => async (trx: Knex.Transaction, deleted: DeletedPrincipal) => {
     const removed = await grantsRepository.removePrincipalGrants(trx, type, deleted.name);
     await eventLog.record(trx, {
-      actor: 'system',
+      // The administrator who deleted it (`system`: the command line, an import).
+      actor: deleted.actor ?? 'system',
       kind: `${type}.deleted`,
       target: { type, name: deleted.name },
       before: { grants: removed.map((g) => ({ fieldId: g.field_id, contextId: g.context_id })) },

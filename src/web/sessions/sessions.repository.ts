@@ -87,6 +87,11 @@ export class SessionsRepository {
     return n > 0;
   }
 
+  /** Ends every session of a user, in the caller's transaction (`q`: a deactivation's). */
+  async deleteOfUser(q: Knex, userId: number): Promise<void> {
+    await q('web_sessions').where({ user_id: userId }).del().returning('id_hash');
+  }
+
   /** Removes sessions past their absolute end or idle limit, so the table holds only live ones. */
   async deleteEnded(idleMinutes: number): Promise<number> {
     return this.knex('web_sessions')

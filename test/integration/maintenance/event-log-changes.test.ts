@@ -185,7 +185,7 @@ describe('event log entries of field-editor changes', () => {
     await newEntries();
     await admin(t.http.delete(`/rest/api/2/user?username=${gone.name}`)).expect(204);
     expect(await one()).toMatchObject({
-      actor: 'system',
+      actor: 'admin',
       kind: 'user.deleted',
       target: { type: 'user', name: gone.name },
       before: { grants: [{ fieldId: field.id, contextId: null }] },
