@@ -17,6 +17,8 @@ export class WebhookReceiver {
   /** Status of the next answers (default 200); `location` is sent with a 3xx. */
   status = 200;
   location = 'http://127.0.0.2:9/elsewhere';
+  /** How long each answer waits (a slow receiver). */
+  delayMs = 0;
   private server: http.Server | undefined;
   port = 0;
 
@@ -28,14 +30,15 @@ export class WebhookReceiver {
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', () => setTimeout(answer, this.delayMs));
+      const answer = () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         if (this.status >= 200 && this.status <= 299) {
           this.received.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) as Received['body'] });
         }
         res.writeHead(this.status, this.status >= 300 && this.status <= 399 ? { location: this.location } : { 'content-type': 'text/plain' });
         res.end(this.status >= 200 && this.status <= 299 ? 'thanks' : 'not now');
-      });
+      };
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
