@@ -19,6 +19,8 @@ import { grantCleanupHooks } from './grants/grant-cleanup.hook.ts';
 import { grantsImport } from './grants/grants.importer.ts';
 import { OptionsService } from './options/options.service.ts';
 import { OptionsExport } from './options/options-export.service.ts';
+import { OptionsSync } from './options/options-sync.service.ts';
+import { SYNC_UPLOAD } from './options/options-bulk.endpoints.ts';
 import { OptionListCache } from './options/options.cache.ts';
 import { defaultsImport, optionsImport } from './options/options.importer.ts';
 import { DefaultsService } from './options/defaults.service.ts';
@@ -42,6 +44,8 @@ export interface Fieldeditor {
   options: OptionsService;
   /** Whole option trees out (issue 27). */
   optionsExport: OptionsExport;
+  /** Whole option trees in, from a file (issue 27). */
+  optionsSync: OptionsSync;
   defaults: DefaultsService;
   /** Every change above writes its entry here, in its own transaction. */
   eventLog: EventLog;
@@ -61,6 +65,7 @@ function createFieldeditor({ db, config, jobs }: FeatureContext, eventLog: Event
     grants,
     options: new OptionsService(db.knex, access, settings, db.changes, eventLog, new OptionListCache(db.changes)),
     optionsExport: new OptionsExport(db.knex, access),
+    optionsSync: new OptionsSync(db.knex, access, settings, db.changes, eventLog),
     defaults,
     eventLog,
     maintenance: new MaintenanceService(db.knex, jobs, eventLog),
@@ -100,6 +105,8 @@ export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldedit
             path,
             render: renderFieldEditor,
             before: [health],
+            // The option sync's file (JSON or CSV), read by its route.
+            uploads: [SYNC_UPLOAD],
             routers: [
               buildRouter(
                 fieldeditorEndpoints,

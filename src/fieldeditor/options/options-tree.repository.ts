@@ -72,3 +72,23 @@ export async function fetchTreePage(trx: Knex.Transaction, size: number): Promis
   const { rows } = await trx.raw<{ rows: TreeRow[] }>(`fetch forward ${Math.trunc(size)} from option_tree`);
   return rows;
 }
+
+/**
+ * The sync's locks (the top-level list is locked already, by lockListAndDecide): the list row of every option
+ * that may have children (`parents`: none for plain selects, the top level for cascading selects, all for
+ * the multi-level one), created where missing, so that no write to any list of the tree, also a first child,
+ * runs beside the sync. Answers the rows that existed before (their versions unchanged), for the tag.
+ */
+export async function lockTree(trx: Knex.Transaction, contextId: number, parents: 'none' | 'top' | 'all'): Promise<ListVersion[]> {
+  const { rows: top } = await trx.raw<{ rows: ListVersion[] }>('select parent_key, version from field_option_lists where context_id = ? and parent_key = 0', [contextId]);
+  if (parents === 'none') return top;
+  const { rows } = await trx.raw<{ rows: (ListVersion & { inserted: boolean })[] }>(
+    `insert into field_option_lists (context_id, parent_key, version)
+       select o.context_id, o.id, 1 from field_options o where o.context_id = ? ${parents === 'top' ? 'and o.parent_id is null' : ''}
+       order by o.id
+     on conflict (context_id, parent_key) do update set version = field_option_lists.version
+     returning parent_key, version, (xmax = 0) as inserted`,
+    [contextId],
+  );
+  return [...top, ...rows.filter((r) => !r.inserted)];
+}

@@ -49,3 +49,11 @@ export const unsupportedFieldType = (name: string, message: string) => validatio
 /** A batch over its item limit (docs/configuration.md, "Limits"): refused before any item is read. */
 export const tooManyItems = (count: number, max: number) =>
   new AppError(413, 'TOO_MANY_ITEMS', `A batch takes at most ${max} items in all; this one has ${count}.`, { subCode: SUB.TOO_LARGE });
+
+/** A sync applied with an If-Match that no longer names the option tree (it changed since the preview). */
+export const preconditionFailed = () =>
+  new AppError(412, 'LIST_CHANGED', 'The option list changed since the preview: its ETag no longer matches If-Match. Preview again and apply that.', { subCode: 412001 });
+
+/** A sync applied without If-Match: the preview's ETag is required, so that exactly the previewed diff is applied. */
+export const preconditionRequired = () =>
+  new AppError(428, 'PRECONDITION_REQUIRED', 'Applying a sync needs If-Match with the ETag of the preview (or of the export it was made from).', { subCode: 428000 });

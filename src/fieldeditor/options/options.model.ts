@@ -30,6 +30,9 @@ export interface OptionChange {
   after: unknown;
 }
 
+/** What an option's event-log entry names as its target: an option of the top level, or a child option of `parentId`. */
+export const optionTarget = (id: number | null, parentId: number | null) => ({ type: parentId === null ? 'option' : 'childOption', id, parentId });
+
 /** `sequence` is the option's 0-based rank in its list, computed by the caller (repository `rankOf`). */
 export const toOptionJson = (r: Pick<OptionRow, 'id' | 'value' | 'disabled'>, sequence: number): OptionJson => ({
   optionvalue: r.value,

@@ -12,7 +12,7 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
 import { lockListAndDecide } from './list-write.ts';
-import { toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
+import { optionTarget, toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
 import { applyBatch } from './options-batch.ts';
 import { parseBatch } from './options-batch.schemas.ts';
 import { randomUUID } from 'node:crypto';
@@ -366,7 +366,7 @@ export class OptionsService {
       target:
         change.action === 'option.sorted'
           ? { type: 'optionList', parentId: scope.parentId }
-          : { type: scope.parentId === null ? 'option' : 'childOption', id: optionIdOf(change.after) ?? optionIdOf(change.before), parentId: scope.parentId },
+          : optionTarget(optionIdOf(change.after) ?? optionIdOf(change.before), scope.parentId),
       before: change.before,
       after: change.after,
     };

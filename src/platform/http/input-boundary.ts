@@ -6,6 +6,7 @@ import type { FieldProblem } from './app-error.ts';
 import { invalidInput } from './platform.errors.ts';
 import type { RequestStep, StepNext } from './pipeline.ts';
 import { bodyTypeRefusal } from './body-type.ts';
+import { isUpload } from './upload.ts';
 import { firstUnstorable, unstorableMessage } from './storable-text.ts';
 
 /**
@@ -120,6 +121,8 @@ export const inputBoundaryStep: RequestStep = {
     checkUrl(req.url ?? '', problems);
     if (problems.length > 0) return next(invalidInput(problems));
     if (isBodyless(req.method) || !api) return next();
+    // A file its route reads itself, under its own limit (upload.ts).
+    if (isUpload(req, api.uploads)) return next();
     const typeErr = api.refuseNonJsonBodies ? bodyTypeRefusal(req.method ?? '', req.headers) : undefined;
     if (typeErr) return next(typeErr);
     // express.json only reads the request stream and headers, so it runs on a plain Node request too.

@@ -2,6 +2,7 @@ import { Router, type IRouter, type RequestHandler } from 'express';
 import type { AppError } from './app-error.ts';
 import { createErrorHandler, createNotFoundHandler, type ErrorRenderer } from './error-handler.ts';
 import type { RequestPipeline } from './pipeline.ts';
+import type { UploadRule } from './upload.ts';
 
 export interface ApiMount {
   /** Path under the context path, e.g. `/rest/api/2`. */
@@ -28,6 +29,8 @@ export interface ApiMount {
   nonJsonBodies?: 'refuse' | 'ignore';
   /** `downloads`: the rate limits count every request of this API as a download (the code-block API). */
   family?: 'downloads';
+  /** Paths where a body of the named types is a file the route reads itself (upload.ts). */
+  uploads?: UploadRule[];
   /** Paths under `path` where a POST verifies a password (the sign-in): the rate limits count them as logins. */
   loginPaths?: string[];
 }
@@ -44,7 +47,7 @@ export function mountApi(root: IRouter, pipeline: RequestPipeline, api: ApiMount
   const paths = api.aliases ? [api.path, ...api.aliases] : [api.path];
   const info = pipeline.addApi(
     paths,
-    { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore', family: api.family },
+    { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore', family: api.family, uploads: api.uploads },
     api.loginPaths,
   );
   const r = Router();

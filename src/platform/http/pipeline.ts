@@ -5,6 +5,7 @@
 // Steps see Node's request and response only (no Express helpers): on the fast paths they are plain objects.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
+import type { UploadRule } from './upload.ts';
 
 export type StepNext = (err?: unknown) => void;
 
@@ -18,6 +19,8 @@ export interface ApiInfo {
   readonly refuseNonJsonBodies: boolean;
   /** `downloads`: every request of this API counts against the download limit (the code-block API). */
   readonly family?: 'downloads' | undefined;
+  /** Paths where a body of the named types is a file the route reads itself (upload.ts). */
+  readonly uploads?: readonly UploadRule[] | undefined;
   /**
    * Paths (context path included, lower case, no trailing slash) where a POST verifies a password (the
    * sign-in): such a request counts against the login limit, before its handler hashes anything.
