@@ -81,4 +81,22 @@ describe('the dependency rules of docs/architecture.md (npm run depcheck)', () =
       'error fieldeditor-rooms-stay-apart: src/fieldeditor/fields/fields.service.ts → src/fieldeditor/settings/settings.service.ts',
     ]);
   });
+
+  it('fail when webhooks import field-editor code, or the field editor imports webhooks (issue 28)', async () => {
+    const { code, output } = await cruise({
+      'src/fieldeditor/maintenance/event-log.ts': 'export class EventLog {}\n',
+      'src/fieldeditor/options/options.service.ts': "import { sender } from '../../webhooks/webhook-sender.ts';\nexport const o = sender;\n",
+      'src/webhooks/webhook-sender.ts': 'export const sender = 1;\n',
+      // A type of the field editor is allowed (the deletion hook's shape); its code is not.
+      'src/webhooks/webhooks.feature.ts':
+        "import type { EventLog } from '../fieldeditor/maintenance/event-log.ts';\nexport const f = (e: EventLog) => e;\n",
+      'src/webhooks/event-feed.ts': "import { EventLog } from '../fieldeditor/maintenance/event-log.ts';\nexport const l = new EventLog();\n",
+    });
+    expect(code).not.toBe(0);
+    const fired = output.split('\n').filter((l) => /webhooks-stand-beside|add-ons-do-not-import-webhooks/.test(l)).map((l) => l.trim()).sort();
+    expect(fired).toEqual([
+      'error add-ons-do-not-import-webhooks: src/fieldeditor/options/options.service.ts → src/webhooks/webhook-sender.ts',
+      'error webhooks-stand-beside-the-field-editor: src/webhooks/event-feed.ts → src/fieldeditor/maintenance/event-log.ts',
+    ]);
+  });
 });
