@@ -209,6 +209,22 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhooks: history truncated with the event log', () => {
+  const t: TestApp = useTestApp(() => ({ WEBHOOK_ALLOWLIST: `${receiver.base}/`, WEBHOOK_POLL_MS: '20' }));
+
+  it('deletes settled deliveries with the entries a deletion action deletes, and keeps pending ones', async () => {
+    const auth = { Authorization: t.adminAuth };
+    const hook = (await t.http.post(API).set(auth).send({ name: 'h', url: `${receiver.base}/truncated`, events: ['option_created'] }).expect(201)).body;
+    const delivered = (await t.http.post(`${API}/${hook.id}/test`).set(auth).expect(200)).body;
+    expect(delivered.status).toBe('delivered');
+    const knex = t.services.db.knex;
+    await knex('webhook_deliveries').insert({ webhook_id: hook.id, event: 'option_created', identifier: '00000000-0000-4000-8000-000000000001', payload: '{}', next_attempt_at: new Date(Date.now() + 3_600_000) });
+    await t.http.post('/rest/trackercustomfieldeditorplugin/1/maintenance/operations').set(auth).send({ name: 'MaintenanceActionDeleteAllEventLogEntries' }).expect(200);
+    const left = (await t.http.get(`${API}/${hook.id}/deliveries`).set(auth).expect(200)).body.values;
+    expect(left.map((d: { status: string }) => d.status)).toEqual(['pending']);
+  });
+});
+
 describe('webhooks: a delivery retried for the whole retry period', () => {
   const t: TestApp = useTestApp(() => ({ WEBHOOK_ALLOWLIST: `${receiver.base}/`, WEBHOOK_POLL_MS: '20', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_RETRY_SECONDS: '1' }));
 
