@@ -28,11 +28,18 @@ const SECURITY_HEADERS: Record<string, string> = {
  * The web interface: its page at the root of the context path and its built assets under `/web/`. The page is
  * public (it holds no data); everything it shows comes from the REST endpoints with the session cookie.
  */
-export function createStaticRouter(deps: { contextPath: string; log: Logger; hasLiveSession: (req: Request) => Promise<boolean>; assetDir?: string }): Router {
+export function createStaticRouter(deps: {
+  contextPath: string;
+  log: Logger;
+  hasLiveSession: (req: Request) => Promise<boolean>;
+  assetDir?: string;
+  /** LOCKOUT_MINUTES, for the sign-in form's words about a lock. */
+  lockoutMinutes?: number;
+}): Router {
   const r = Router();
   const dir = deps.assetDir ?? findAssetDir();
   if (!dir) deps.log.warn('the web interface is not built (no dist/web/app.js): run npm run build');
-  const pages = { in: renderIndexHtml(deps.contextPath, true), out: renderIndexHtml(deps.contextPath, false) };
+  const pages = { in: renderIndexHtml(deps.contextPath, true, deps.lockoutMinutes), out: renderIndexHtml(deps.contextPath, false, deps.lockoutMinutes) };
 
   r.get('/', async (req, res) => {
     res.set(SECURITY_HEADERS);

@@ -42,7 +42,7 @@ export function createWebFeature({ config, db, authenticator, log }: FeatureCont
         },
       ],
       // The page answers every path no API claimed, so it comes after all of them.
-      last: [createStaticRouter({ contextPath: config.contextPath, log, hasLiveSession })],
+      last: [createStaticRouter({ contextPath: config.contextPath, log, hasLiveSession, lockoutMinutes: config.lockoutMinutes })],
     }),
   };
 }

@@ -1,4 +1,5 @@
-// Screenshots of every screen at 1280×800 and at a 390-pixel phone width, for docs/web-interface.md.
+// Screenshots of every screen at 1280×800 and at a 390-pixel phone width, in the light and the dark theme (the
+// browser's prefers-color-scheme; dark ones end in -dark), for docs/web-interface.md.
 // Run: npx tsx test/browser/take-screenshots.ts   (builds nothing: run `npm run build` first)
 // Starts a real server on the demo data in memory, signs in as alice (editor) and admin.
 import path from 'node:path';
@@ -11,6 +12,7 @@ const WIDTHS = [
   { name: '1280', width: 1280, height: 800 },
   { name: '390', width: 390, height: 844 },
 ];
+const THEMES = ['light', 'dark'] as const;
 
 // A short job poll, so the job scheduled for the maintenance screenshot has run when it is taken.
 const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin', JOBS_POLL_MS: '200' });
@@ -20,16 +22,21 @@ const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMI
   const headers = { Authorization: `Basic ${Buffer.from('alice:alice').toString('base64')}`, 'Content-Type': 'application/json' };
   const made = (await (await fetch(options, { method: 'POST', headers, body: JSON.stringify({ optionvalue: 'Urgent' }) })).json()) as { id: number };
   await fetch(`${options}/${made.id}`, { method: 'PUT', headers, body: JSON.stringify({ optionvalue: 'Very urgent' }) });
+  // A token of alice, used once, for the user screen's token list with its last use.
+  const token = (await (await fetch(`${server.url}/rest/pat/latest/tokens`, { method: 'POST', headers, body: JSON.stringify({ name: 'laptop', expirationDuration: 90 }) })).json()) as { rawToken: string };
+  await fetch(`${server.url}/rest/api/2/myself`, { headers: { Authorization: `Bearer ${token.rawToken}` } });
 }
 const browser = await launchBrowser();
 try {
-  for (const size of WIDTHS) {
+  for (const [size, theme] of WIDTHS.flatMap((w) => THEMES.map((t) => [w, t] as const))) {
+    const suffix = theme === 'dark' ? '-dark' : '';
+    const newContext = () => browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: theme });
     const shot = async (page: Page, name: string) => {
       await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(OUT, `${name}-${size.name}.png`), fullPage: size.name === '390' });
+      await page.screenshot({ path: path.join(OUT, `${name}-${size.name}${suffix}.png`), fullPage: size.name === '390' });
     };
     const as = async (user: string, password: string) => {
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const context = await newContext();
       const page = await context.newPage();
       page.on('dialog', (d) => void d.dismiss());
       await page.goto(`${server.url}/`);
@@ -43,7 +50,7 @@ try {
     };
 
     {
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const context = await newContext();
       const page = await context.newPage();
       const started = Date.now();
       await page.goto(`${server.url}/`);
@@ -78,6 +85,35 @@ try {
     await context.close();
 
     const admin = await as('admin', 'admin');
+    // An administrator lands on the home: every field, its contexts, who may edit, the way into the editor.
+    await admin.page.getByTestId('admin-home-field').first().waitFor();
+    await admin.page.waitForFunction(() => /DEMO project bugs/.test(document.querySelector('main')?.textContent ?? ''));
+    await shot(admin.page, 'admin-home');
+    await admin.page.getByTestId('nav-users').click();
+    await admin.page.getByTestId('user-row').first().waitFor();
+    await shot(admin.page, 'users');
+    await admin.page.goto(`${server.url}/#/users/alice`);
+    await admin.page.getByTestId('token-row').first().waitFor();
+    await shot(admin.page, 'user');
+    await admin.page.getByTestId('user-delete').click();
+    await admin.page.getByTestId('confirm').waitFor();
+    await shot(admin.page, 'confirm-delete-user');
+    await admin.page.getByTestId('confirm-cancel').click();
+    await admin.page.getByTestId('nav-groups').click();
+    await admin.page.getByTestId('group-row').first().waitFor();
+    await shot(admin.page, 'groups');
+    await admin.page.goto(`${server.url}/#/groups/developers`);
+    await admin.page.getByTestId('member-row').first().waitFor();
+    await shot(admin.page, 'group');
+    await admin.page.getByTestId('nav-password').click();
+    await admin.page.getByTestId('password-current').fill('wrong');
+    await admin.page.getByTestId('password-new').fill('x');
+    await admin.page.getByTestId('password-repeat').fill('x');
+    await admin.page.getByTestId('password-submit').click();
+    await admin.page.getByTestId('error-message').waitFor();
+    await shot(admin.page, 'password');
+    // That wrong current password counted as a failed login: forget it, so the next sign-ins are not locked.
+    await fetch(`${server.url}/rest/api/2/user/lockout?username=admin`, { method: 'DELETE', headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` } });
     await admin.page.getByTestId('nav-admin').click();
     await admin.page.getByTestId('field-row').first().waitFor();
     await shot(admin.page, 'admin-fields');

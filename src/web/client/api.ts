@@ -8,14 +8,10 @@ export const contextPath = document.body.dataset.contextPath ?? '';
 export const baseUrl = `${location.origin}${contextPath}`;
 export const FE = '/rest/trackercustomfieldeditorplugin/1';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from './api-error.ts';
+import { plainWords } from './error-words.ts';
+
+export { ApiError };
 
 let onUnauthorized: () => void = () => undefined;
 /** Called when a request answers 401 (the session ended): the app shows the sign-in form. */
@@ -71,7 +67,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
       delete document.body.dataset.signedIn;
       onUnauthorized();
     }
-    throw new ApiError(res.status, messageOf(data, res.status));
+    throw new ApiError(res.status, messageOf(data, res.status), data, res.headers.get('X-Seraph-LoginReason') ?? undefined);
   }
   return data as T;
 }
@@ -84,7 +80,8 @@ export async function apiText(path: string): Promise<string> {
   return text;
 }
 
-export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** What the interface shows of a failure: a short sentence in plain words (error-words.ts), never the wire's wording. */
+export const errorText = (e: unknown): string => plainWords(e);
 
 /** Query string from the defined members. */
 export function qs(params: Record<string, string | number | undefined>): string {

@@ -4,6 +4,8 @@ export interface Me {
   name: string;
   displayName: string;
   isAdmin: boolean;
+  /** The user's group names (whether a grant reaches the user, on the administrator's home). */
+  groups: string[];
 }
 
 interface Myself {
@@ -23,7 +25,7 @@ export async function loadMe(): Promise<Me | undefined> {
   }
   const me = await api<Myself>('GET', '/rest/api/2/myself');
   const groups = me.groups.items.map((g) => g.name);
-  return { name: me.name, displayName: me.displayName, isAdmin: groups.includes('administrators') || groups.includes('system-administrators') };
+  return { name: me.name, displayName: me.displayName, groups, isAdmin: groups.includes('administrators') || groups.includes('system-administrators') };
 }
 
 export async function signIn(username: string, password: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { basic, useTestApp, uniq, type TestUser } from '../../helpers/test-app.ts';
+import { basic, useTestApp, uniq, type TestApp, type TestUser } from '../../helpers/test-app.ts';
 
 /** The administrators' user and group pages, user changes, the own password change, any user's tokens, the audit trail. */
 describe('directory: user administration (issue 29)', () => {
@@ -8,7 +8,7 @@ describe('directory: user administration (issue 29)', () => {
   beforeAll(async () => {
     user = await t.createUser('ua-plain');
   });
-  const admin = (r: { set: (k: string, v: string) => unknown }) => r.set('Authorization', t.adminAuth) as never;
+  const admin = (req: ReturnType<TestApp['http']['get']>) => req.set('Authorization', t.adminAuth);
   /** The event-log entries of one kind about one target name (the directory's audit trail). */
   const audit = async (kind: string, name: string) =>
     (await t.services.db.knex('event_log').where({ kind }).andWhereRaw("target->>'name' = ?", [name]).orderBy('id')).map((r) => ({

@@ -3,6 +3,7 @@ import { api, errorText, FE } from '../api.ts';
 import type { FieldRecord } from '../fieldeditor.ts';
 import { href } from '../router.ts';
 import { ErrorMessage, Loading } from '../ui.tsx';
+import { askConfirm } from '../confirm.tsx';
 import { GrantEditor, type GrantLists } from './grant-editor.tsx';
 
 interface AdminContext {
@@ -67,6 +68,12 @@ export function AdminFieldScreen({ fieldId }: { fieldId: string }) {
         <a href={href('admin')}>Administration</a> ›
       </p>
       <h1 id="admin-field-title">{data.field.fieldName}</h1>
+      <p>
+        <a class="button" data-testid="admin-field-open-editor" href={href('fields', data.field.fieldId)}>
+          Open the option editor
+        </a>{' '}
+        <span class="muted">(editing needs a grant below, administrators included)</span>
+      </p>
       <ErrorMessage error={error} />
       <div class="card">
         <h2>Global grants</h2>
@@ -74,8 +81,9 @@ export function AdminFieldScreen({ fieldId }: { fieldId: string }) {
         <GrantEditor key={`g${version}`} fieldId={fieldId} scope={{ type: 'GLOBAL' }} initial={data.global} label="Global grants" />
       </div>
       <h2>Contexts</h2>
-      {data.contexts.map((c) => (
-        <ContextCard key={`${c.contextId}:${version}`} fieldId={fieldId} base={base} context={c} grants={data.contextGrants.get(c.contextId) ?? { userlist: [], grouplist: [] }} data={data} onChanged={reload} />
+      {data.contexts.map((c, i) => (
+        // A5 lists the default context first; it cannot be deleted, so it offers no Delete.
+        <ContextCard key={`${c.contextId}:${version}`} isDefault={i === 0} fieldId={fieldId} base={base} context={c} grants={data.contextGrants.get(c.contextId) ?? { userlist: [], grouplist: [] }} data={data} onChanged={reload} />
       ))}
       <div class="card">
         <h3>New context</h3>
@@ -85,7 +93,7 @@ export function AdminFieldScreen({ fieldId }: { fieldId: string }) {
   );
 }
 
-function ContextCard(props: { fieldId: string; base: string; context: AdminContext; grants: GrantLists; data: Loaded; onChanged: () => void }) {
+function ContextCard(props: { isDefault: boolean; fieldId: string; base: string; context: AdminContext; grants: GrantLists; data: Loaded; onChanged: () => void }) {
   const { context: c } = props;
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string>();
@@ -94,7 +102,12 @@ function ContextCard(props: { fieldId: string; base: string; context: AdminConte
     : `${c.projects.map((p) => p.projectKey).join(', ') || 'all projects'} · ${c.issueTypes.map((i) => i.issueTypeName).join(', ') || 'all issue types'}`;
 
   const remove = async () => {
-    if (!confirm(`Delete the context "${c.contextName}" with its grants, options and default value?`)) return;
+    const ok = await askConfirm({
+      title: `Delete the context ${c.contextName}?`,
+      message: `The context ${c.contextName} is deleted with its options, its default value and its grants. This cannot be undone.`,
+      confirmLabel: 'Delete context',
+    });
+    if (!ok) return;
     try {
       await api('DELETE', `${props.base}/contexts/${c.contextId}`);
       props.onChanged();
@@ -116,9 +129,13 @@ function ContextCard(props: { fieldId: string; base: string; context: AdminConte
           <button type="button" class="small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
             {editing ? 'Close' : 'Edit'}
           </button>
-          <button type="button" class="small danger" onClick={() => void remove()}>
-            Delete
-          </button>
+          {props.isDefault ? (
+            <span class="badge">Default context</span>
+          ) : (
+            <button type="button" class="small danger" onClick={() => void remove()}>
+              Delete
+            </button>
+          )}
         </span>
       </div>
       <ErrorMessage error={error} />

@@ -171,9 +171,9 @@ function CodeBox({ me, contentId, macro, index }: { me: Me; contentId: string; m
         <BlockView key={b.key} block={b} path={`${CB}/download_code/plain_text${qs({ key: b.key, ...params })}`} lines={lines} />
       ))}
       <details class="curl">
-        <summary>curl lines for the whole box (E2 XML, E3 JSON)</summary>
+        <summary>Download the whole box with curl (as XML or JSON)</summary>
         {[...lines(`${CB}/download_list/xml${qs(params)}`), ...lines(`${CB}/download_list/json${qs(params)}`)].map((l, i) => (
-          <CopyLine key={i} text={l.text} label={`${i < 2 ? 'E2' : 'E3'} ${l.label}`} />
+          <CopyLine key={i} text={l.text} label={`the curl line for ${i < 2 ? 'XML' : 'JSON'} ${l.label}`} />
         ))}
       </details>
     </article>
@@ -197,9 +197,9 @@ function BlockView({ block, path, lines }: { block: Block; path: string; lines: 
       <ErrorMessage error={error} />
       {text !== undefined && <pre tabIndex={0} aria-label={`Text of ${block.name}`}>{text}</pre>}
       <details class="curl">
-        <summary>curl lines (E1)</summary>
+        <summary>Download with curl</summary>
         {lines(path).map((l, i) => (
-          <CopyLine key={i} text={l.text} label={`E1 ${l.label}`} />
+          <CopyLine key={i} text={l.text} label={`the curl line ${l.label}`} />
         ))}
       </details>
     </section>

@@ -4,6 +4,9 @@ import { ApiError, api, errorText, FE, qs } from '../api.ts';
 import { href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { ErrorMessage, FilterField, ListTable, Loading, Notice, OrderField, Pager } from '../ui.tsx';
+import { Time } from '../time.tsx';
+import { askConfirm } from '../confirm.tsx';
+import { KIND_WORDS, useFieldNames } from './event-words.ts';
 // The names M2 accepts. The server tells them only in its 400 answer, so the client shares the server's constants
 // module (plain strings, no server dependency; it adds a few hundred bytes to the bundle).
 import { ACTION, ACTION_NAMES, JOB, JOB_NAMES } from '../../../fieldeditor/maintenance/jobs/job-names.ts';
@@ -26,30 +29,6 @@ export function MaintenanceScreen({ view }: { view: string | undefined }) {
       </nav>
       {events ? <EventLogView /> : view === undefined ? <JobsView /> : <ErrorMessage error="There is no such screen." />}
     </section>
-  );
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Times
-
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** An API time (`2026-11-23T21:40:02+0000`, UTC) as a Date, or undefined. */
-const parseTime = (t: string | null | undefined): Date | undefined => {
-  if (!t) return undefined;
-  const d = new Date(t.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-  return Number.isNaN(d.getTime()) ? undefined : d;
-};
-
-/** An API time in the reader's time zone (as the filter's date inputs are), the UTC original in the tooltip. */
-function Time({ value }: { value: string | null | undefined }) {
-  const d = parseTime(value);
-  if (!d) return <span class="muted">—</span>;
-  const text = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-  return (
-    <time dateTime={d.toISOString()} title={`${value} (UTC)`}>
-      {text}
-    </time>
   );
 }
 
@@ -87,8 +66,10 @@ const refused = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.
 
 interface About {
   label: string;
-  /** Asked before an action that cannot be undone. */
+  /** Asked before an action that cannot be undone: what it removes. */
   confirm?: string;
+  /** Said once it is done. */
+  done?: string;
 }
 
 /** What each M2 name does (docs/maintenance.md); a name the client does not know yet is offered under its own name. */
@@ -99,13 +80,19 @@ const ABOUT: Record<string, About> = {
   [JOB.pruneAuthFailures]: { label: 'Prune old failed-login counters' },
   [ACTION.forceFail]: {
     label: 'Force-fail every scheduled and running job',
-    confirm: 'Set every scheduled and running job to FAILED? A run that is alive stops at its next lease renewal.',
+    confirm: 'Every scheduled and running job is set to failed. A run that is still alive stops at its next lease renewal; stuck jobs can then be scheduled again.',
+    done: 'Every scheduled and running job is now marked as failed.',
   },
   [ACTION.deleteEventsOlderThanOneMonth]: {
     label: 'Delete event-log entries older than one month',
-    confirm: 'Delete every event-log entry older than one calendar month? This cannot be undone.',
+    confirm: 'Every event-log entry older than one calendar month is deleted, with the webhook delivery history of that age. This cannot be undone.',
+    done: 'The event-log entries older than one month are deleted.',
   },
-  [ACTION.deleteAllEvents]: { label: 'Delete all event-log entries', confirm: 'Delete every event-log entry? This cannot be undone.' },
+  [ACTION.deleteAllEvents]: {
+    label: 'Delete all event-log entries',
+    confirm: 'Every event-log entry is deleted: the whole audit trail of options, grants, users and jobs. This cannot be undone.',
+    done: 'Every event-log entry is deleted.',
+  },
 };
 
 const JOB_PAGE = 20;
@@ -142,17 +129,18 @@ function JobsView() {
 
   const run = async (name: string) => {
     const about = ABOUT[name];
-    if (about?.confirm && !confirm(about.confirm)) return;
+    const label = about?.label ?? name;
+    if (about?.confirm && !(await askConfirm({ title: `${label}?`, message: about.confirm, confirmLabel: label }))) return;
     setBusy(name);
     setNotice(undefined);
     try {
       const answer = await api<Partial<JobEntry>>('POST', `${M}/operations`, { name });
       setNotice(
         answer.status === undefined
-          ? `${name} done.`
+          ? (about?.done ?? `Done: ${label}.`)
           : answer.status === 'SCHEDULED'
-            ? `${name} scheduled; the list below follows it.`
-            : `${name} is ${answer.status.toLowerCase()} already; the list below follows it.`,
+            ? `Scheduled: ${label}. The list below follows it.`
+            : `Already ${answer.status.toLowerCase()}: ${label}. The list below follows it.`,
       );
       setError(undefined);
     } catch (e) {
@@ -180,7 +168,7 @@ function JobsView() {
         >
           {verb}
         </button>{' '}
-        {label} <code class="muted">{name}</code>
+        {label}
       </li>
     );
   };
@@ -222,7 +210,7 @@ function JobsView() {
           {page.values.map((j) => (
             <tr key={j.name} data-testid="job-row" data-job-name={j.name} data-status={j.status}>
               <Cell label="Job">
-                <span class="name">{j.name}</span>
+                <span class="name">{ABOUT[j.name]?.label ?? j.name}</span>
                 {j.runs !== undefined && (
                   <>
                     {' '}
@@ -280,7 +268,7 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { from: '', to: '', kind: '', actor: '', fieldId: '' };
 /** Suggestions for the kind filter (docs/maintenance.md); any kind or family can be typed. */
-const KINDS = ['option.*', 'default.*', 'context.*', 'grant.*', 'grants.replaced', 'settings.changed', 'job.*', 'jobs.force_failed', 'event_log.*', 'user.deleted', 'group.deleted'];
+const KINDS = ['option.*', 'default.*', 'context.*', 'grant.*', 'grants.replaced', 'settings.changed', 'job.*', 'jobs.force_failed', 'event_log.*', 'user.*', 'group.*', 'token.*'];
 const EVENT_PAGE = 25;
 const EVENT_COLUMNS = ['Time', 'User', 'Kind', 'Field / context', 'Target', 'Change'];
 
@@ -299,6 +287,7 @@ function EventLogView() {
   const [error, setError] = useState<string>();
   const [denied, setDenied] = useState(false);
   const [version, setVersion] = useState(0);
+  const names = useFieldNames([...new Set((page?.values ?? []).flatMap((e) => (e.fieldId === null ? [] : [e.fieldId])))]);
 
   useEffect(() => {
     let live = true;
@@ -390,19 +379,21 @@ function EventLogView() {
                   {e.actor}
                 </Cell>
                 <Cell label="Kind">
-                  <code data-testid="event-kind">{e.kind}</code>
+                  <span data-testid="event-kind" data-kind={e.kind} title={e.kind}>
+                    {KIND_WORDS[e.kind] ?? e.kind}
+                  </span>
                 </Cell>
                 <Cell label="Field / context">
                   {e.fieldId === null ? (
                     <span class="muted">—</span>
                   ) : (
                     <>
-                      <a href={href('admin', e.fieldId)}>{e.fieldId}</a>
-                      {e.contextId !== null && <span> / {e.contextId}</span>}
+                      <a href={href('admin', e.fieldId)}>{names.field(e.fieldId)}</a>
+                      {e.contextId !== null && <span> / {names.context(e.contextId)}</span>}
                     </>
                   )}
                 </Cell>
-                <Cell label="Target">{targetText(e.target)}</Cell>
+                <Cell label="Target">{targetText(e, names.context)}</Cell>
                 <Cell label="Change" cls="change">
                   <Change before={e.before} after={e.after} />
                 </Cell>
@@ -424,9 +415,24 @@ const short = (v: unknown): string => {
   return s.length > 70 ? `${s.slice(0, 67)}…` : s;
 };
 
-/** `option 10003 (parentId 10001)`, `job JobTruncateEventLog`, `setting eventLogTruncateSchedule`. */
-function targetText(t: Obj | null): string {
+/** The option's name of an option entry (after the change, or before a deletion). */
+const optionName = (e: EventEntry): string | undefined => {
+  for (const side of [e.after, e.before]) if (isObj(side) && typeof side.optionvalue === 'string') return side.optionvalue;
+  return undefined;
+};
+
+/**
+ * What an entry changed, by name where the entry carries one: `option “Medium”`, `user bob`, `context Bugs`,
+ * the job's label; otherwise its type and members (`setting eventLogTruncateSchedule`).
+ */
+function targetText(e: EventEntry, contextName: (id: number) => string): string {
+  const t = e.target;
   if (!t) return '—';
+  const option = optionName(e);
+  if ((t.type === 'option' || t.type === 'childOption') && option !== undefined) return `${t.type === 'option' ? 'option' : 'child option'} “${option}”`;
+  if (t.type === 'context' && typeof t.id === 'number') return `context ${contextName(t.id)}`;
+  if (t.type === 'job' && typeof t.name === 'string') return ABOUT[t.name]?.label ?? String(t.name);
+  if (t.type === 'token') return `token ${String(t.name)} of ${String(t.owner)}`;
   const parts = Object.entries(t)
     .filter(([k, v]) => k !== 'type' && v !== null && v !== undefined)
     .map(([k, v]) => (['id', 'name', 'key'].includes(k) ? short(v).replace(/^“|”$/g, '') : `${k} ${short(v).replace(/^“|”$/g, '')}`));

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.ts';
 import { moveBody, type OptionPaths, type OptionRecord } from '../fieldeditor.ts';
 import { ErrorMessage, Loading } from '../ui.tsx';
+import { askConfirm } from '../confirm.tsx';
 import { SortForm } from './sort-form.tsx';
 
 interface ListProps {
@@ -128,9 +129,14 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
     if (await write(() => api('PUT', url, { optionvalue: draft }))) setEditing(false);
   };
 
-  const remove = () => {
-    const what = mayHaveChildren ? `"${item.optionvalue}" and all its child options` : `"${item.optionvalue}"`;
-    if (confirm(`Delete ${what}? This cannot be undone.`)) void write(() => api('DELETE', url));
+  const remove = async () => {
+    const what = mayHaveChildren ? `The option “${item.optionvalue}” and all its child options are` : `The option “${item.optionvalue}” is`;
+    const ok = await askConfirm({
+      title: `Delete “${item.optionvalue}”?`,
+      message: `${what} deleted from this list, and removed from the default value if it is part of it. Disabling keeps it instead. This cannot be undone.`,
+      confirmLabel: 'Delete option',
+    });
+    if (ok) void write(() => api('DELETE', url));
   };
 
   return (
@@ -227,7 +233,7 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
             ↓
           </button>
           {canDelete && (
-            <button type="button" class="small danger" data-testid="option-delete" onClick={remove} aria-label={`Delete ${item.optionvalue}`}>
+            <button type="button" class="small danger" data-testid="option-delete" onClick={() => void remove()} aria-label={`Delete ${item.optionvalue}`}>
               Delete
             </button>
           )}

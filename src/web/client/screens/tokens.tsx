@@ -1,20 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, baseUrl, errorText } from '../api.ts';
 import type { Me } from '../session.ts';
-import { CopyLine, ErrorMessage, Loading, Notice } from '../ui.tsx';
+import { CopyLine, ErrorMessage, Loading } from '../ui.tsx';
+import { PAT, type TokenRecord } from '../directory.ts';
+import { TokenTable } from './token-table.tsx';
 
-interface Token {
-  id: number;
-  name: string;
-  createdAt: string;
-  expiringAt?: string;
-  lastAccessedAt?: string;
-  /** Only on servers with read-only tokens. */
-  scope?: 'read' | 'write';
-}
-
-const PAT = '/rest/pat/latest/tokens';
-const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+type Token = TokenRecord;
 
 /** Personal access tokens: create (name, expiry, scope), list, revoke; the raw token is shown once. */
 export function TokensScreen({ me }: { me: Me }) {
@@ -52,18 +43,6 @@ export function TokensScreen({ me }: { me: Me }) {
     setVersion((v) => v + 1);
   };
 
-  const revoke = async (t: Token) => {
-    if (!confirm(`Revoke the token "${t.name}"? Scripts using it stop working at once.`)) return;
-    try {
-      await api('DELETE', `${PAT}/${t.id}`);
-      setError(undefined);
-    } catch (err) {
-      setError(errorText(err));
-    }
-    setVersion((v) => v + 1);
-  };
-
-  const hasScopes = tokens?.some((t) => t.scope !== undefined) ?? false;
   return (
     <section aria-labelledby="tokens-title">
       <h1 id="tokens-title">Personal access tokens</h1>
@@ -102,39 +81,7 @@ export function TokensScreen({ me }: { me: Me }) {
       )}
       <ErrorMessage error={error} />
       {!tokens && !error && <Loading />}
-      {tokens && tokens.length === 0 && <Notice>{me.displayName} has no tokens yet.</Notice>}
-      {tokens && tokens.length > 0 && (
-        <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              {hasScopes && <th scope="col">Rights</th>}
-              <th scope="col" class="wide">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col" class="wide">Last used</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id} data-testid="token-row" data-token-id={t.id}>
-                <td>{t.name}</td>
-                {hasScopes && <td>{t.scope === 'read' ? 'read only' : 'read and write'}</td>}
-                <td class="wide">{when(t.createdAt)}</td>
-                <td>{t.expiringAt ? when(t.expiringAt) : 'never'}</td>
-                <td class="wide">{when(t.lastAccessedAt)}</td>
-                <td>
-                  <button type="button" class="small danger" data-testid="token-revoke" onClick={() => void revoke(t)} aria-label={`Revoke ${t.name}`}>
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {tokens && <TokenTable tokens={tokens} owner={me.displayName} onChanged={() => (setError(undefined), setVersion((v) => v + 1))} onError={setError} />}
     </section>
   );
 }
