@@ -23,6 +23,12 @@ const USAGE = `Usage: addon-pair [command]
   user delete NAME
   token create USERNAME [--name LABEL] [--days N] [--read-only]   prints the raw token
   import FILE                import users, groups … from a JSON document (see docs/operations.md)
+  options export FIELD CONTEXT [--format json|csv] [--output FILE] [--no-bom]
+                             a context's option tree (CONTEXT: an id or default) as JSON or CSV
+  options sync FIELD CONTEXT FILE [--apply] [--allow-delete] [--if-match ETAG]
+                             preview (and with --apply, apply) the changes that bring the tree to FILE
+      both: --url URL --token TOKEN (or ADDON_PAIR_TOKEN) call a running server over REST;
+            without --url they run on the database as --user NAME (whose grants decide)
   help                       this text
 
 A password not given with --password is read from the first line of standard input.
@@ -50,6 +56,7 @@ async function main(argv: string[]): Promise<void> {
     return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
   const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
   if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  if (cmd === 'options') return optionsCommandOf(o, p);
   const userCommand = await userCommandOf(command, o, arg);
   // With the embedded database and a server running on it, the server runs a user or token command (the
   // folder serves one process). Only DATA_DIR is needed to find it, so this is decided before the
@@ -151,6 +158,30 @@ async function preparedHasher(password: string): Promise<PasswordHasher> {
   return hasher;
 }
 
+/** `options export|sync` (cli/options.commands.ts): over REST needs no configuration, on the database it loads it. */
+async function optionsCommandOf(o: ReturnType<typeof parseOptions>['values'], p: string[]): Promise<void> {
+  const [, action, field, context, file] = p;
+  const format = o.format;
+  if (format !== undefined && format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');
+  const command = {
+    action: action as 'export' | 'sync',
+    field: need(field, 'FIELD'),
+    context: need(context, 'CONTEXT'),
+    file: action === 'sync' ? need(file, 'FILE') : undefined,
+    format: format as 'json' | 'csv' | undefined,
+    output: o.output,
+    bom: o['no-bom'] !== true,
+    apply: o.apply === true,
+    allowDelete: o['allow-delete'] === true,
+    ifMatch: o['if-match'],
+    url: o.url,
+    token: o.token ?? process.env.ADDON_PAIR_TOKEN,
+    user: o.user,
+  };
+  const { optionsCommand } = await import('./cli/options.commands.ts');
+  return optionsCommand(command.url === undefined ? await loadConfigOrClose(undefined) : undefined, command);
+}
+
 const COMMANDS = new Set([
   'serve',
   'migrate',
@@ -160,6 +191,8 @@ const COMMANDS = new Set([
   'user delete',
   'token create',
   'import',
+  'options export',
+  'options sync',
 ]);
 
 function parseOptions(argv: string[]) {
@@ -176,6 +209,15 @@ function parseOptions(argv: string[]) {
         name: { type: 'string' },
         days: { type: 'string' },
         'read-only': { type: 'boolean' },
+        format: { type: 'string' },
+        output: { type: 'string' },
+        'no-bom': { type: 'boolean' },
+        apply: { type: 'boolean' },
+        'allow-delete': { type: 'boolean' },
+        'if-match': { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        user: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

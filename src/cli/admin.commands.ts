@@ -13,7 +13,7 @@ import { runUserCommand, userCommandServices } from './user-commands.ts';
 // (command-socket.client.ts), which then runs `user delete` too.
 
 /** Opens the database, brings it to the latest schema if it is behind, runs `fn`, and always closes it again. */
-async function withContext(config: Config, fn: (services: AppServices) => Promise<void>): Promise<void> {
+export async function withContext(config: Config, fn: (services: AppServices) => Promise<void>): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const db = await openDatabase(config);
   try {
