@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, textOf, unexpected, useSignedInBrowser, type WebApp, type WebPage } from '../helpers/browser.ts';
+import { ADMIN } from '../helpers/test-app.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { freePort } from '../helpers/server-process.ts';
+
+const receiver = new WebhookReceiver();
+const port = await freePort();
+beforeAll(() => receiver.start(port));
+afterAll(() => receiver.stop());
+
+describe.skipIf(!hasChromium)('webhooks in the browser (administrators)', () => {
+  let app: WebApp, w: WebPage, page: Page;
+  useSignedInBrowser(
+    { user: ADMIN, env: { WEBHOOK_ALLOWLIST: `http://127.0.0.1:${port}/hooks`, WEBHOOK_POLL_MS: '50' }, prepare: (a) => a.services.webhooks.dispatcher.start() },
+    (s) => ({ app, webPage: w, page } = s),
+  );
+
+  it('adds a subscription, sends a test event, shows the history with its answer, redelivers and pauses', async () => {
+    await page.getByTestId('nav-webhooks').click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByTestId('webhook-name').fill('Browser hook');
+    await page.getByTestId('webhook-url').fill(`http://127.0.0.1:${port}/hooks/browser`);
+    await page.getByTestId('webhook-create').click();
+    const row = page.getByTestId('webhook-row').filter({ hasText: 'Browser hook' });
+    expect(await textOf(row.getByTestId('webhook-status'))).toBe('ok');
+    await row.getByRole('link', { name: 'Browser hook' }).click();
+
+    await page.getByTestId('webhook-test').click();
+    expect(await textOf(page.getByTestId('webhook-notice'))).toMatch(/Test event delivered \(200\)/);
+    const delivery = page.getByTestId('delivery-row').first();
+    expect(await delivery.getAttribute('data-status')).toBe('delivered');
+    expect(await delivery.textContent()).toContain('thanks');
+    await receiver.until((r) => r.some((x) => x.body.webhookEvent === 'test'));
+
+    await delivery.getByTestId('delivery-redeliver').click();
+    expect(await textOf(page.getByTestId('webhook-notice'))).toMatch(/Redelivered: delivered \(200\)/);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="delivery-row"]').length === 2);
+    const sent = receiver.received.filter((r) => r.body.webhookEvent === 'test');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.headers['x-atlassian-webhook-identifier']).toBe(sent[0]!.headers['x-atlassian-webhook-identifier']);
+
+    await page.getByTestId('webhook-toggle').click();
+    await page.getByTestId('webhook-toggle').and(page.getByText('Enable')).waitFor();
+    expect(await textOf(page.getByTestId('webhook-title').getByTestId('webhook-status'))).toBe('paused');
+    const hooks = (await app.http.get('/rest/webhooks/1.0/webhook').set('Authorization', app.adminAuth).expect(200)).body;
+    expect(hooks).toMatchObject([{ name: 'Browser hook', enabled: false }]);
+    expect(unexpected(w.problems)).toEqual([]);
+  });
+});
