@@ -210,6 +210,28 @@ describe('the limits of a login', () => {
     expect(verify).not.toHaveBeenCalled();
   });
 
+  it('charges a failing address for logins refused as busy (503), so a flood is throttled at once; a client without failures is never charged', async () => {
+    const pool = new HashPool({ concurrency: 1, maxWaitMs: 1000 });
+    const wait = vi.spyOn(pool, 'expectedWaitMs');
+    const { auth, store, verify } = await setup({ pool, addressLimit: { failures: 5, minutes: 10 } });
+    wait.mockReturnValue(4500);
+    // A client with no failures: refused as busy as often as it asks, and nothing is held against it.
+    for (let i = 0; i < 10; i++) await expect(auth.basicHeader(basicHeader('ann', 'ann-pw'), undefined, '10.0.0.1')).rejects.toMatchObject({ status: 503 });
+    wait.mockReturnValue(0);
+    expect((await auth.basicHeader(basicHeader('ann', 'ann-pw'), undefined, '10.0.0.1')).ok).toBe(true);
+    // A guessing client: one failure checked, then four busy refusals fill its window; then 429, busy or not.
+    expect((await auth.basicHeader(basicHeader('nobody0', 'x'), undefined, '10.0.0.2')).ok).toBe(false);
+    wait.mockReturnValue(4500);
+    for (let i = 1; i <= 4; i++) await expect(auth.basicHeader(basicHeader(`nobody${i}`, 'x'), undefined, '10.0.0.2')).rejects.toMatchObject({ status: 503 });
+    await expect(auth.basicHeader(basicHeader('nobody5', 'x'), undefined, '10.0.0.2')).rejects.toMatchObject({ status: 429, code: 'TOO_MANY_FAILED_LOGINS' });
+    wait.mockReturnValue(0);
+    verify.mockClear();
+    store.findLogin.mockClear();
+    await expect(auth.basicHeader(basicHeader('bob', 'bob-pw'), undefined, '10.0.0.2')).rejects.toMatchObject({ status: 429 });
+    expect(verify).not.toHaveBeenCalled();
+    expect(store.findLogin).not.toHaveBeenCalled();
+  });
+
   it('throttles wrong Bearer tokens per address like wrong passwords (shared count), before the token is looked up', async () => {
     const { auth, store } = await setup({ addressLimit: { failures: 3, minutes: 10 } });
     const good = 'good-token';

@@ -79,10 +79,22 @@ describe('HashPool', () => {
     expect(await admitted).toBe(true);
   });
 
-  it('admits anything before it has timed a hash, and takes at least one place', () => {
-    const pool = new HashPool({ concurrency: 0 });
+  it('takes at least one place, and before it has timed a hash lets one wait per place and refuses a longer queue', async () => {
+    const pool = new HashPool({ concurrency: 0, maxWaitMs: 1000 });
     expect(pool.concurrency).toBe(1);
     expect(pool.expectedWaitMs()).toBe(0);
     expect(() => pool.admit()).not.toThrow();
+    const first = gate();
+    const second = gate();
+    const runs = [pool.run(first.job), pool.run(second.job)];
+    // One running, one waiting: a third would wait for an unknown time behind a queue.
+    expect(() => pool.admit()).toThrow(AppError);
+    // A hash timed outside the pool (a new password's) tells how long one takes: 300 ms, so 600 ms of waiting.
+    pool.observe(300);
+    expect(pool.expectedWaitMs()).toBe(600);
+    expect(() => pool.admit()).not.toThrow();
+    first.open();
+    second.open();
+    await Promise.all(runs);
   });
 });

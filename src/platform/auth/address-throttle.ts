@@ -47,6 +47,25 @@ export class AddressThrottle {
   }
 
   /**
+   * Whether `address` has failures (or checks under way) in its current window: a client already guessing. A
+   * login of such an address refused because the password checks are busy (503) counts as a failure too (see
+   * `countFailure`), so a flood from one address is throttled after the same number of attempts whether or not
+   * the server had the time to check them; a client without failures is never charged for the server being busy.
+   */
+  failing(address: string | undefined): boolean {
+    const limit = this.limit;
+    if (!limit || address === undefined) return false;
+    const w = this.windows.get(address);
+    return w !== undefined && w.failures > 0 && this.now() - w.startedAt < limit.minutes * 60_000;
+  }
+
+  /** Counts one failure of a failing address (`failing`) without a check; never throws, never opens a window. */
+  countFailure(address: string | undefined): void {
+    if (address === undefined || !this.failing(address)) return;
+    this.windows.get(address)!.failures++;
+  }
+
+  /**
    * Takes a place for one check from `address`: answers the function that gives it back (for a success), or
    * throws the 429 when the address has used up its window. No limit or no address: nothing is counted.
    */

@@ -191,21 +191,34 @@ export class Authenticator {
    * its address failed too often; answers what gives the address's place back. Told to the metrics.
    */
   private admitGuess(client: string | undefined): () => void {
-    this.admitHash();
-    return this.limited(() => this.throttle.reserve(client));
+    const failing = this.throttle.failing(client);
+    const release = this.limited(() => this.throttle.reserve(client));
+    try {
+      this.admitHash(client, false);
+    } catch (err) {
+      // Busy: the place stays taken (a failure) for an address that is failing already, else it is given back.
+      if (!failing) release();
+      throw err;
+    }
+    return release;
   }
 
-  /** `admitGuess` without taking a place: the checks a login makes before it reads anything. */
+  /**
+   * `admitGuess` without taking a place: the checks a login makes before it reads anything, the address's
+   * first (a throttled address is refused with its 429 whether or not the checks are busy).
+   */
   private refuseEarly(client: string | undefined): void {
-    this.admitHash();
     this.limited(() => this.throttle.check(client));
+    this.admitHash(client, true);
   }
 
-  private admitHash(): void {
+  /** Throws the pool's 503 when a hash would wait too long; `count`: a failing address is charged a failure for it. */
+  private admitHash(client: string | undefined, count: boolean): void {
     try {
       this.opts.hasher.pool.admit();
     } catch (err) {
       this.observer?.loginLimited?.('hash_pool_busy');
+      if (count) this.throttle.countFailure(client);
       throw err;
     }
   }

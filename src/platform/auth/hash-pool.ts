@@ -34,10 +34,21 @@ export class HashPool {
     this.now = opts.now ?? (() => performance.now());
   }
 
-  /** How long a hash asked for now would wait before it starts (an estimate). */
+  /**
+   * How long a hash asked for now would wait before it starts (an estimate). Before any hash was timed the
+   * time of one is unknown: then one hash may wait per place, and a longer queue counts as too long, so a burst
+   * at start-up cannot queue without bound (the first timed hash, a login's or a new password's, ends that).
+   */
   expectedWaitMs(): number {
     const ahead = this.running + this.queue.length - this.concurrency + 1;
-    return ahead <= 0 ? 0 : Math.ceil(ahead / this.concurrency) * this.averageMs;
+    if (ahead <= 0) return 0;
+    if (this.averageMs === 0) return ahead <= this.concurrency ? 0 : this.maxWaitMs + 1;
+    return Math.ceil(ahead / this.concurrency) * this.averageMs;
+  }
+
+  /** Learns the time of a hash made outside the pool (a new password's, of the same cost). */
+  observe(tookMs: number): void {
+    this.averageMs = this.averageMs === 0 ? tookMs : this.averageMs * 0.8 + tookMs * 0.2;
   }
 
   /** Throws the 503 `LOGIN_BUSY` error when a hash asked for now would wait longer than allowed. */
@@ -58,8 +69,7 @@ export class HashPool {
     try {
       return await hash();
     } finally {
-      const took = this.now() - started;
-      this.averageMs = this.averageMs === 0 ? took : this.averageMs * 0.8 + took * 0.2;
+      this.observe(this.now() - started);
       // The place passes straight to the next in line (running stays the same), or is freed.
       const next = this.queue.shift();
       if (next) next();

@@ -69,7 +69,10 @@ export class PasswordHasher {
   private async compute(password: string): Promise<string> {
     const salt = randomBytes(16);
     const { N, r, p } = this.cost;
+    const started = performance.now();
     const key = await scrypt(password, salt, KEY_LEN, scryptOptions(this.cost));
+    // The pool learns what a hash of this cost takes here, before its first login (the bootstrap's, a new user's).
+    this.pool.observe(performance.now() - started);
     return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
   }
 
