@@ -17,6 +17,7 @@ import { FieldContextsService } from './fields/field-contexts.service.ts';
 import { GrantsService } from './grants/grants.service.ts';
 import { grantCleanupHooks } from './grants/grant-cleanup.hook.ts';
 import { grantsImport } from './grants/grants.importer.ts';
+import { directoryAuditHook } from './maintenance/directory-audit.hook.ts';
 import { OptionsService } from './options/options.service.ts';
 import { OptionsExport } from './options/options-export.service.ts';
 import { OptionsSync } from './options/options-sync.service.ts';
@@ -90,8 +91,8 @@ export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldedit
       lockoutMinutes: config.lockoutMinutes,
     }),
     jobJournal: eventLogJournal(eventLog),
-    // Grants go with their user or group, in the deletion's transaction.
-    hooks: { directory: grantCleanupHooks(eventLog) },
+    // Grants go with their user or group, in the deletion's transaction; the event log is the directory's audit trail.
+    hooks: { directory: { ...grantCleanupHooks(eventLog), changed: directoryAuditHook(eventLog) } },
     http() {
       const document = lazyDocument(() => fieldeditorApi(FIELDEDITOR_BASES.map((b) => b.path)), contextPath);
       // The health check runs before authentication on every base path.
