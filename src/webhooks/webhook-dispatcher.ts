@@ -26,6 +26,12 @@ const CLAIMS = 8;
 
 export type AttemptOutcome = 'delivered' | 'retried' | 'failed';
 
+/** Where a subscription's deliveries go, as last read (an administrator may change it while a node delivers). */
+interface Target {
+  url: string;
+  secret: string | null;
+}
+
 /** Thrown when a node finds it no longer holds a subscription it was serving: it stops writing for it. */
 class ClaimLost extends Error {}
 
@@ -101,36 +107,49 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
-  /** Serves one claimed subscription until its queue is empty or blocked, or the lease is half gone. */
-  private async serve({ row, ticket }: hooks.Claim, upTo: number): Promise<boolean> {
+  /**
+   * Serves one claimed subscription until its queue is empty or blocked, the lease is half gone, or it was paused;
+   * then gives it back (fenced by the ticket: a claim another node took meanwhile is left alone).
+   */
+  private async serve(claim: hooks.Claim, upTo: number): Promise<boolean> {
+    const { row, ticket } = claim;
     const until = Date.now() + this.opts.leaseMs / 2;
+    const target: Target = { url: row.url, secret: row.secret };
     let worked = false;
     try {
       let cursor = row.cursor;
       while (!this.stopping && Date.now() < until) {
-        const produced = await this.produce(row, ticket, cursor, upTo);
+        const produced = await this.produce(row, ticket, cursor, upTo, target);
         cursor = produced.cursor;
-        const sent = await this.sendHead(row, ticket);
+        const sent = await this.sendHead(row.id, ticket, target);
         worked ||= produced.count > 0 || sent.count > 0;
         if (sent.blocked || (sent.count === 0 && !produced.more)) break;
       }
     } catch (err) {
       if (!(err instanceof ClaimLost)) throw err;
-      this.log.info({ webhook: row.id }, 'lost the claim of a webhook subscription; another node delivers for it');
-      return worked;
+      this.log.info({ webhook: row.id }, 'stopped delivering for a webhook subscription: paused, deleted, or its claim taken over');
+    } finally {
+      await hooks.releaseClaim(this.knex, row.id, ticket).catch((err: unknown) => this.log.warn({ err }, 'could not release a webhook claim; its lease will expire'));
     }
-    await hooks.releaseClaim(this.knex, row.id, ticket);
     return worked;
   }
 
+  /** Renews the claim and takes the subscription's current target and secret; ClaimLost when lost or paused. */
+  private async renew(trx: Knex, id: number, ticket: number, target: Target, cursor?: number): Promise<void> {
+    const current = await hooks.renewClaim(trx, id, ticket, this.opts.leaseMs, cursor);
+    if (!current || !current.enabled) throw new ClaimLost();
+    target.url = current.url;
+    target.secret = current.secret;
+  }
+
   /** Turns the subscription's entries after its cursor (up to the horizon) into queued deliveries. */
-  private async produce(row: hooks.WebhookRow, ticket: number, cursor: number, upTo: number): Promise<{ cursor: number; count: number; more: boolean }> {
+  private async produce(row: hooks.WebhookRow, ticket: number, cursor: number, upTo: number, target: Target): Promise<{ cursor: number; count: number; more: boolean }> {
     if (upTo <= cursor) return { cursor, count: 0, more: false };
     return this.knex.transaction(async (trx) => {
       const entries = await entriesBetween(trx, { after: cursor, upTo, kinds: kindsOf(row.events), fieldId: row.field_id, contextId: row.context_id, limit: PRODUCE });
       const more = entries.length === PRODUCE;
       const next = more ? entries.at(-1)!.id : upTo;
-      if (!(await hooks.renewClaim(trx, row.id, ticket, this.opts.leaseMs, next))) throw new ClaimLost();
+      await this.renew(trx, row.id, ticket, target, next);
       await deliveries.insertDeliveries(
         trx,
         row.id,
@@ -144,11 +163,11 @@ export class WebhookDispatcher {
   }
 
   /** Sends the due head of the queue in order, stopping at the first failure; records the outcomes together. */
-  private async sendHead(row: hooks.WebhookRow, ticket: number): Promise<{ count: number; blocked: boolean }> {
-    const batch = await deliveries.dueHead(this.knex, row.id, BATCH);
+  private async sendHead(id: number, ticket: number, target: Target): Promise<{ count: number; blocked: boolean }> {
+    const batch = await deliveries.dueHead(this.knex, id, BATCH);
     const outcomes: deliveries.Recorded[] = [];
     for (const d of batch) {
-      const result = await this.sender.send({ url: row.url, identifier: d.identifier, payload: d.payload, secret: row.secret });
+      const result = await this.sender.send({ url: target.url, identifier: d.identifier, payload: d.payload, secret: target.secret });
       if (result.ok) {
         outcomes.push({ ...result, id: d.id, next: 'delivered', retryInMs: 0 });
         continue;
@@ -159,15 +178,21 @@ export class WebhookDispatcher {
       if (next === 'retry') break;
     }
     if (outcomes.length === 0) return { count: 0, blocked: false };
-    await this.knex.transaction(async (trx) => {
-      if (!(await hooks.renewClaim(trx, row.id, ticket, this.opts.leaseMs))) throw new ClaimLost();
+    const current = await this.knex.transaction(async (trx) => {
+      // Recorded even when the subscription was paused meanwhile: these attempts were made.
+      const now = await hooks.renewClaim(trx, id, ticket, this.opts.leaseMs);
+      if (!now) throw new ClaimLost();
       await deliveries.recordDelivered(trx, outcomes.filter((o) => o.next === 'delivered'));
       await deliveries.recordAttempts(trx, outcomes.filter((o) => o.next !== 'delivered'));
       const last = outcomes.at(-1)!;
-      if (last.next === 'failed') await hooks.setStatus(trx, row.id, 'failing');
-      else if (outcomes.some((o) => o.next === 'delivered')) await hooks.setStatus(trx, row.id, 'ok');
+      if (last.next === 'failed') await hooks.setStatus(trx, id, 'failing');
+      else if (outcomes.some((o) => o.next === 'delivered')) await hooks.setStatus(trx, id, 'ok');
+      return now;
     });
     for (const o of outcomes) this.observer?.attempted(o.next === 'retry' ? 'retried' : o.next);
+    if (!current.enabled) throw new ClaimLost();
+    target.url = current.url;
+    target.secret = current.secret;
     return { count: outcomes.length, blocked: outcomes.at(-1)!.next === 'retry' };
   }
 }

@@ -104,15 +104,20 @@ export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs
   return rows.map(normalise).map((row) => ({ row, ticket: row.lease_ticket }));
 }
 
+/** What a delivering node reads again at every renewal: an administrator may have changed it meanwhile. */
+export type Current = Pick<WebhookRow, 'url' | 'secret' | 'enabled'>;
+
 /**
- * Extends the lease (and moves the cursor, when given) if this node still holds the subscription; false when it
- * lost it (expired and claimed by another node, deleted, paused): then it must write nothing more.
+ * Extends the lease (and moves the cursor, when given) if this node still holds the subscription, and answers its
+ * current target, secret and state; undefined when the claim is gone (expired and claimed by another node, or the
+ * subscription deleted): then the node must write nothing more for it.
  */
-export async function renewClaim(q: Knex, id: number, ticket: number, leaseMs: number, cursor?: number): Promise<boolean> {
-  const n = await q('webhooks')
+export async function renewClaim(q: Knex, id: number, ticket: number, leaseMs: number, cursor?: number): Promise<Current | undefined> {
+  const [row] = (await q('webhooks')
     .where({ id, lease_ticket: ticket })
-    .update({ lease_until: q.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]), ...(cursor === undefined ? {} : { cursor }) });
-  return Number(n) > 0;
+    .update({ lease_until: q.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]), ...(cursor === undefined ? {} : { cursor }) })
+    .returning(['url', 'secret', 'enabled'])) as Current[];
+  return row;
 }
 
 /** Gives the subscription back (the node is done with it for now). */
