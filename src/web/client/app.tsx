@@ -103,7 +103,7 @@ function Screen({ route, me }: { route: string[]; me: Me }) {
     case 'password':
       return <PasswordScreen me={me} />;
     case 'fields':
-      return a ? <FieldScreen key={`${a}/${b ?? ''}`} fieldId={a} contextId={b} /> : <FieldsScreen />;
+      return a ? <FieldScreen key={`${a}/${b ?? ''}`} fieldId={a} contextId={b} /> : <FieldsScreen isAdmin={me.isAdmin} />;
     case 'admin':
       if (!me.isAdmin) return <ErrorMessage error="This screen is for administrators only." />;
       return a ? <AdminFieldScreen key={a} fieldId={a} /> : <AdminFieldsScreen />;

@@ -4,11 +4,12 @@ import { useDebouncedGet } from '../debounced-get.ts';
 import type { FieldPage } from '../fieldeditor.ts';
 import { FieldRow } from '../field-row.tsx';
 import { ErrorMessage, FilterField, ListTable, Loading, Pager } from '../ui.tsx';
+import { href } from '../router.ts';
 
 const PAGE_SIZE = 20;
 
-/** U1: the fields the user holds a grant on, paged, with a filter. */
-export function FieldsScreen() {
+/** U1: the fields the user holds a grant on, paged, with a filter; an administrator without any is sent to its home. */
+export function FieldsScreen({ isAdmin = false }: { isAdmin?: boolean }) {
   const [filter, setFilter] = useState('');
   const [startAt, setStartAt] = useState(0);
   const { data: page, error } = useDebouncedGet<FieldPage>(
@@ -24,7 +25,13 @@ export function FieldsScreen() {
       {page && (
         <>
           {page.values.length === 0 ? (
-            <p class="muted">No field matches. An administrator grants the right to edit a field's options.</p>
+            <p class="muted">
+              {filter
+                ? 'No field you may edit matches this filter.'
+                : isAdmin
+                  ? <>No grant reaches you yet; administrators need one too. <a href={href('home')}>Home</a> lists every field and opens its editor.</>
+                  : 'You may edit no field yet. An administrator grants the right to edit a field’s options.'}
+            </p>
           ) : (
             <ListTable class="list" columns={['Field', 'Type', 'Description']} wide="Description">
               {page.values.map((f) => (
