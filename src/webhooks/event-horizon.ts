@@ -16,13 +16,19 @@ const READ_LIMIT = 10_000;
  */
 export class EventHorizon {
   private safe: number | undefined;
+  /** Where the horizon began: below it, nothing was checked. */
+  private base = 0;
   private gap: { at: number; snapshot: string; seenAt: number } | undefined;
 
   /** The horizon after reading the log once; `start`: the lowest cursor of the subscriptions. */
   async advance(q: Knex, start: number): Promise<number> {
     // No subscription's cursor is below `start`, so what lies below it concerns nobody (a subscription starts
-    // at the newest entry when it is created).
-    if (this.safe === undefined || start > this.safe) this.safe = start;
+    // at the newest entry when it is created). The horizon was only ever checked above where it began: a cursor
+    // below that (a subscription enabled again) starts it anew from there.
+    if (this.safe === undefined || start > this.safe || start < this.base) {
+      this.safe = start;
+      this.base = start;
+    }
     const since = this.gap?.at === this.safe + 1 ? this.gap.snapshot : null;
     const read = await idsAfter(q, this.safe, READ_LIMIT, since);
     for (const id of read.ids) {
