@@ -21,12 +21,12 @@ export interface BatchPlan {
 
 const notInList = (id: number) => `The option ${id} is not in this list (it does not exist, or belongs to another list or context).`;
 
-export function planBatch(rows: readonly OptionRow[], input: BatchInput): { plan: BatchPlan; problems: FieldProblem[] } {
-  const problems: FieldProblem[] = [];
+export function planBatch(rows: readonly OptionRow[], input: BatchInput, shapeProblems: readonly FieldProblem[] = []): { plan: BatchPlan; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [...shapeProblems];
   const byId = new Map(rows.map((r) => [r.id, r] as const));
 
   const deleted = new Map<number, OptionRow>();
-  input.delete.forEach((id, i) => {
+  input.delete.forEach(({ id, index: i }) => {
     const row = byId.get(id);
     if (!row) problems.push({ name: `delete[${i}]`, message: notInList(id), value: { id } });
     else if (deleted.has(id)) problems.push({ name: `delete[${i}]`, message: `The option ${id} is deleted twice in this batch.`, value: { id } });
@@ -34,7 +34,8 @@ export function planBatch(rows: readonly OptionRow[], input: BatchInput): { plan
   });
 
   const updated = new Map<number, { index: number; value?: string; disabled?: boolean }>();
-  input.update.forEach((u, i) => {
+  input.update.forEach((u) => {
+    const i = u.index;
     const row = byId.get(u.id);
     const name = `update[${i}].id`;
     if (!row) problems.push({ name, message: notInList(u.id), value: { id: u.id } });
@@ -75,7 +76,7 @@ export function planBatch(rows: readonly OptionRow[], input: BatchInput): { plan
   for (const u of updates) {
     if (u.value !== undefined && valueKey(u.value) !== valueKey(u.before.value) && renamedAwayKeys.has(valueKey(u.value))) renamesInTwoSteps = true;
   }
-  input.create.forEach((c, i) => claim(c.optionvalue, `create[${i}].optionvalue`));
+  for (const c of input.create) claim(c.optionvalue, `create[${c.index}].optionvalue`);
 
   return {
     plan: { deletes: [...deleted.values()], updates, creates: input.create.map((c) => ({ value: c.optionvalue, disabled: c.disabled })), renamesInTwoSteps },

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { FieldProblem } from '../../platform/http/app-error.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { readDefaultOptions } from './defaults.repository.ts';
 import { toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
@@ -12,7 +13,7 @@ const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, seq
 /**
  * A batch on one list, inside the write's transaction (the list locked, the caller's right and the delete rule
  * decided by OptionsService.write): the list is read once, the plan checked in memory (options-batch.plan.ts;
- * every problem at once, a 400 that writes nothing), then deletes, updates and creations run as one statement
+ * every problem at once, those of the items' shape included, a 400 that writes nothing), then deletes, updates and creations run as one statement
  * each. Answers the list as it is after the batch and one change per option changed, for the event log.
  */
 export async function applyBatch(
@@ -20,9 +21,10 @@ export async function applyBatch(
   fieldId: number,
   list: repo.ListKey,
   input: BatchInput,
+  shapeProblems: readonly FieldProblem[],
 ): Promise<{ options: OptionJson[]; changes: OptionChange[] }> {
   const rows = (await repo.listRows(trx, list)).map((r) => ({ ...r, position: Number(r.position) }));
-  const { plan, problems } = planBatch(rows, input);
+  const { plan, problems } = planBatch(rows, input, shapeProblems);
   if (problems.length > 0) throw validationError(problems);
   const rankBefore = new Map(rows.map((r, i) => [r.id, i] as const));
   const changes: OptionChange[] = [];

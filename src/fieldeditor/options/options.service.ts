@@ -281,11 +281,11 @@ export class OptionsService {
   async batch(user: AuthUser, at: ListPath, body: unknown): Promise<{ options: OptionJson[] }> {
     const actor = actorOf(user);
     return this.write(user, at, (scope) => {
-      const input = parseBatch(body);
+      const { input, problems } = parseBatch(body);
       return {
         ...(input.delete.length > 0 ? { guard: (trx: Knex.Transaction) => this.settings.checkMayDelete(trx, actor) } : {}),
         run: async (trx, list) => {
-          const { options, changes } = await applyBatch(trx, scope.field.id, list, input);
+          const { options, changes } = await applyBatch(trx, scope.field.id, list, input, problems);
           return { result: { options }, change: changes, operationId: randomUUID() };
         },
       };

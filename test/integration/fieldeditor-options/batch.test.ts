@@ -64,6 +64,9 @@ describe('field editor option batches', () => {
     const [a, b] = await addOptions(t, bob.auth, p.options, ['Alpha', 'Beta']);
     const shape = await batch(p.options, { create: [{ optionvalue: 'ok' }, { optionvalue: '' }, {}], update: [{ optionvalue: 'x' }], delete: ['x'] }).expect(400);
     expect(shape.body.errors.map((e: { name: string }) => e.name).sort()).toEqual(['create[1].optionvalue', 'create[2].optionvalue', 'delete[0]', 'update[0].id']);
+    // A bad item and a duplicate only the list shows are answered together.
+    const both = await batch(p.options, { create: [{ optionvalue: '' }, { optionvalue: 'alpha' }] }).expect(400);
+    expect(both.body.errors.map((e: { name: string }) => e.name)).toEqual(['create[0].optionvalue', 'create[1].optionvalue']);
     const res = await batch(p.options, {
       create: [{ optionvalue: 'New' }, { optionvalue: 'ALPHA' }, { optionvalue: 'new' }],
       update: [{ id: 999999, disabled: true }, { id: b!.id, optionvalue: 'alpha' }],
