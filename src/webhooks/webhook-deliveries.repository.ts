@@ -60,17 +60,26 @@ export async function insertAttempted(q: Knex, webhookId: number, d: NewDelivery
   return normalise(row!);
 }
 
+/** A queued delivery as the sender needs it: the body as JSON text (sent as stored, never parsed). */
+export interface QueuedDelivery {
+  id: number;
+  identifier: string;
+  body: string;
+  attempts: number;
+  created_at: Date;
+}
+
 /**
  * The head of a subscription's queue: its oldest pending deliveries, in order, if the oldest is due. Nothing when
  * the oldest waits for its back-off: a later event is never sent before an earlier one.
  */
-export async function dueHead(q: Knex, webhookId: number, limit: number): Promise<DeliveryRow[]> {
-  const rows = ((await q('webhook_deliveries')
-    .select('*', q.raw('next_attempt_at <= now() as due'))
+export async function dueHead(q: Knex, webhookId: number, limit: number): Promise<QueuedDelivery[]> {
+  const rows = (await q('webhook_deliveries')
+    .select('id', 'identifier', q.raw('payload::text as body'), 'attempts', 'created_at', q.raw('next_attempt_at <= now() as due'))
     .where({ webhook_id: webhookId, status: 'pending' })
     .orderBy('id')
-    .limit(limit)) as (DeliveryRow & { due: boolean })[]).map((r) => normalise(r));
-  return (rows[0] as (DeliveryRow & { due?: boolean }) | undefined)?.due ? rows : [];
+    .limit(limit)) as (QueuedDelivery & { due: boolean })[];
+  return rows[0]?.due ? rows.map((r) => ({ ...r, id: Number(r.id) })) : [];
 }
 
 /** What one attempt found. */

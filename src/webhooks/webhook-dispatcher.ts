@@ -167,7 +167,7 @@ export class WebhookDispatcher {
     const batch = await deliveries.dueHead(this.knex, id, BATCH);
     const outcomes: deliveries.Recorded[] = [];
     for (const d of batch) {
-      const result = await this.sender.send({ url: target.url, identifier: d.identifier, payload: d.payload, secret: target.secret });
+      const result = await this.sender.send({ url: target.url, identifier: d.identifier, payload: d.body, secret: target.secret });
       if (result.ok) {
         outcomes.push({ ...result, id: d.id, next: 'delivered', retryInMs: 0 });
         continue;

@@ -15,8 +15,8 @@ export const EXCERPT_BYTES = 1024;
 export interface Attempt {
   url: string;
   identifier: string;
-  /** The body without `timestamp`; the attempt adds it. */
-  payload: Record<string, unknown>;
+  /** The body without `timestamp`, as JSON text of an object (the queue keeps it so); the attempt adds it. */
+  payload: string;
   secret: string | null;
 }
 
@@ -47,6 +47,7 @@ export function refusalOf(allowlist: OutboundAllowlist, raw: string): string | u
 
 export class WebhookSender {
   private readonly lookup: LookupFunction;
+  private readonly decisions = new Map<string, URL | string>();
   // Kept-alive connections: a burst of deliveries to one receiver does not open a connection per event. Each
   // new connection still goes through the guarded lookup.
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 8 }), https: new https.Agent({ keepAlive: true, maxSockets: 8 }) };
@@ -55,6 +56,20 @@ export class WebhookSender {
     private readonly opts: { allowlist: OutboundAllowlist; timeoutMs: number; resolve?: Resolve; userAgent?: string },
   ) {
     this.lookup = guardedLookup(opts.allowlist, opts.resolve);
+  }
+
+  /**
+   * The URL to call, or why it may not be called. The allowlist does not change while the process runs, so the
+   * answer is kept per URL (a few subscriptions' targets); the resolved address is still checked per connection.
+   */
+  private checked(raw: string): URL | string {
+    let known = this.decisions.get(raw);
+    if (known === undefined) {
+      known = refusalOf(this.opts.allowlist, raw) ?? new URL(normaliseUrl(new URL(raw)));
+      if (this.decisions.size >= 1000) this.decisions.clear();
+      this.decisions.set(raw, known);
+    }
+    return known;
   }
 
   /** Closes the kept-alive connections (the node stops). */
@@ -66,10 +81,12 @@ export class WebhookSender {
   async send(attempt: Attempt): Promise<AttemptResult> {
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
-    const refused = refusalOf(this.opts.allowlist, attempt.url);
-    if (refused) return { ok: false, status: null, durationMs: 0, excerpt: null, error: `refused: ${refused}` };
+    const target = this.checked(attempt.url);
+    if (typeof target === 'string') return { ok: false, status: null, durationMs: 0, excerpt: null, error: `refused: ${target}` };
     const timestamp = Date.now();
-    const body = Buffer.from(JSON.stringify({ ...attempt.payload, timestamp }), 'utf8');
+    // The stored text with `timestamp` as its last member: no parse and no serialisation per attempt.
+    const open = attempt.payload.trimEnd().slice(0, -1).trimEnd();
+    const body = Buffer.from(`${open}${open.endsWith('{') ? '' : ','}"timestamp":${timestamp}}`, 'utf8');
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(body.length),
@@ -79,7 +96,7 @@ export class WebhookSender {
     };
     if (attempt.secret) headers['x-hub-signature'] = signatureOf(attempt.secret, body);
     try {
-      const { status, excerpt } = await this.post(new URL(normaliseUrl(new URL(attempt.url))), headers, body);
+      const { status, excerpt } = await this.post(target, headers, body);
       const ok = status >= 200 && status <= 299;
       const error = ok ? null : status >= 300 && status <= 399 ? `answered ${status}: redirects are not followed` : `answered ${status}`;
       return { ok, status, durationMs: took(), excerpt, error };

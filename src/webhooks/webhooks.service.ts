@@ -62,7 +62,7 @@ export class WebhooksService {
     const hook = await this.get(id);
     const original = await deliveries.findDelivery(this.knex, id, deliveryId);
     if (!original) throw deliveryNotFound(id, deliveryId);
-    const outcome = await this.sender.send({ url: hook.url, identifier: original.identifier, payload: original.payload, secret: hook.secret });
+    const outcome = await this.sender.send({ url: hook.url, identifier: original.identifier, payload: JSON.stringify(original.payload), secret: hook.secret });
     return deliveries.insertAttempted(this.knex, id, { event_log_id: original.event_log_id, event: original.event, identifier: original.identifier, payload: original.payload }, outcome);
   }
 
@@ -71,7 +71,7 @@ export class WebhooksService {
     const hook = await this.get(id);
     const payload = testPayload(id, by);
     const identifier = randomUUID();
-    const outcome = await this.sender.send({ url: hook.url, identifier, payload, secret: hook.secret });
+    const outcome = await this.sender.send({ url: hook.url, identifier, payload: JSON.stringify(payload), secret: hook.secret });
     return deliveries.insertAttempted(this.knex, id, { event_log_id: null, event: 'test', identifier, payload }, outcome);
   }
 
