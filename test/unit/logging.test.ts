@@ -85,6 +85,16 @@ describe('request logging', () => {
     expect(lines).toHaveLength(1);
   });
 
+  it('logs a 429 (a limit refusing) at info, so a flood of refused requests writes nothing at warn', async () => {
+    const { lines, logger } = capture('warn');
+    const app = loggedApp(logger).get('/limited', (_req, res) => res.status(429).send('later'));
+    for (let i = 0; i < 3; i++) await supertest(app).get('/limited').expect(429);
+    expect(lines).toHaveLength(0);
+    const verbose = capture('info');
+    await supertest(loggedApp(verbose.logger).get('/limited', (_req, res) => res.status(429).send('later'))).get('/limited').expect(429);
+    expect(JSON.parse(verbose.lines[0]!)).toMatchObject({ level: 30, res: { statusCode: 429 } });
+  });
+
   it("gives handlers a logger bound to the request, made on first use", async () => {
     const { lines, logger } = capture();
     let sameTwice = false;

@@ -23,7 +23,7 @@ declare module 'http' {
 
 /**
  * Request logging on pino, the job pino-http does, at a fraction of its cost: one line per finished
- * request with id, method, url, status and time (`error` for 5xx, `warn` for 4xx, `info` otherwise), in
+ * request with id, method, url, status and time (`error` for 5xx, `warn` for 4xx but 429, `info` otherwise), in
  * pino-http's shape. pino-http builds a child logger and three listeners for every request, which measured
  * at about a quarter of a cached GET's CPU time; here the child is made only when a handler logs, and the
  * line only when its level is enabled.
@@ -75,7 +75,10 @@ function requestClosed(logger: Logger, observe: RequestObserver | undefined, req
 
 function logRequestLine(logger: Logger, req: IncomingMessage, res: ServerResponse, responseTime: number): void {
   const err = res.err;
-  const level = err !== undefined || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+  // A 429 is a limit doing its work (counted by addon_pair_rate_limited_total), not a failure: at `info`, so that a
+  // client flooding a limit cannot make the server write a warning for every refused request.
+  const status = res.statusCode;
+  const level = err !== undefined || status >= 500 ? 'error' : status >= 400 && status !== 429 ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const msg = err !== undefined ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted';
   logger[level]({ req, res, err, responseTime }, msg);
