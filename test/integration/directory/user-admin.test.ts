@@ -34,6 +34,9 @@ describe('directory: user administration (issue 29)', () => {
       expect(all.body.values).toHaveLength(1);
       expect(all.body.total).toBeGreaterThan(2);
       expect(all.body.isLast).toBe(false);
+      // maxResults=0 asks for the total only.
+      const none = await admin(t.http.get('/rest/api/2/users/search?maxResults=0')).expect(200);
+      expect(none.body).toMatchObject({ maxResults: 0, total: all.body.total, values: [] });
     });
 
     it('finds users by e-mail; 400 for bad paging values, 403 and 401 below administrators', async () => {
