@@ -76,14 +76,19 @@ export class WebhookDispatcher {
     this.sender.close();
   }
 
-  /** Runs one round now (tests; also what the timer does). True when there was work. */
+  /**
+   * Runs one round now (tests; also what the timer does). True when work was left over (a full batch sent, or more
+   * entries to turn into deliveries): the next round then starts at once. A round that found only a few changes
+   * waits for the next poll, so a steady trickle of writes is delivered a batch at a time rather than by a busy
+   * loop of rounds that each cost their queries (the writes would pay for them).
+   */
   async runOnce(): Promise<boolean> {
     const start = await hooks.lowestCursor(this.knex);
     if (start === undefined) return false;
     const upTo = await this.horizon.advance(this.knex, start);
     const claims = await this.knex.transaction((trx) => hooks.claimWebhooks(trx, this.node, this.opts.leaseMs, CLAIMS));
-    const worked = await Promise.all(claims.map((c) => this.serve(c, upTo)));
-    return worked.some(Boolean);
+    const backlog = await Promise.all(claims.map((c) => this.serve(c, upTo)));
+    return backlog.some(Boolean);
   }
 
   /** Age in seconds of the oldest event not delivered yet (queued, or not yet turned into a delivery); 0 when none. */
@@ -102,27 +107,28 @@ export class WebhookDispatcher {
           this.log.warn({ err }, 'webhook round failed; retrying at the next poll');
           return false;
         })
-        .then((worked) => this.schedule(worked ? 0 : this.opts.pollMs));
+        .then((backlog) => this.schedule(backlog ? 0 : this.opts.pollMs));
     }, ms);
     this.timer.unref();
   }
 
   /**
    * Serves one claimed subscription until its queue is empty or blocked, the lease is half gone, or it was paused;
-   * then gives it back (fenced by the ticket: a claim another node took meanwhile is left alone).
+   * then gives it back (fenced by the ticket: a claim another node took meanwhile is left alone). True when it
+   * stopped with work left (the lease's half went by while a backlog was being sent).
    */
   private async serve(claim: hooks.Claim, upTo: number): Promise<boolean> {
     const { row, ticket } = claim;
     const until = Date.now() + this.opts.leaseMs / 2;
     const target: Target = { url: row.url, secret: row.secret };
-    let worked = false;
+    let backlog = false;
     try {
       let cursor = row.cursor;
       while (!this.stopping && Date.now() < until) {
         const produced = await this.produce(row, ticket, cursor, upTo, target);
         cursor = produced.cursor;
         const sent = await this.sendHead(row.id, ticket, target);
-        worked ||= produced.count > 0 || sent.count > 0;
+        backlog = produced.more || sent.count === BATCH;
         if (sent.blocked || (sent.count === 0 && !produced.more)) break;
       }
     } catch (err) {
@@ -131,7 +137,7 @@ export class WebhookDispatcher {
     } finally {
       await hooks.releaseClaim(this.knex, row.id, ticket).catch((err: unknown) => this.log.warn({ err }, 'could not release a webhook claim; its lease will expire'));
     }
-    return worked;
+    return backlog;
   }
 
   /** Renews the claim and takes the subscription's current target and secret; ClaimLost when lost or paused. */

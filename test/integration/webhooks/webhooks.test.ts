@@ -269,3 +269,34 @@ describe('webhooks: a delivery retried for the whole retry period', () => {
     expect(status).toBe('ok');
   });
 });
+
+describe('webhooks: metrics', () => {
+  const TOKEN = 'webhook-metrics-token-0123456789';
+  const t: TestApp = useTestApp(() => ({ WEBHOOK_ALLOWLIST: `${receiver.base}/`, WEBHOOK_POLL_MS: '20', WEBHOOK_BACKOFF_MS: '40', METRICS_TOKEN: TOKEN }));
+  /** One sample of the exposition (`name{labels} value`), 0 when absent. */
+  const sample = async (name: string, labels = '') => {
+    const text = (await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
+    const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `) || l.startsWith(`${name}${labels}{`));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  };
+
+  it('count attempts by outcome, and report the age of the oldest undelivered change until it is delivered', async () => {
+    t.services.webhooks.dispatcher.start();
+    const field = await createField(t);
+    await grant(t, field.id, { user: 'admin' });
+    await t.http.post(API).set('Authorization', t.adminAuth).send({ name: 'm', url: `${receiver.base}/metrics`, events: ['option_created'] }).expect(201);
+    receiver.status = 503;
+    await t.http.post(paths(field.id, 'default').options).set('Authorization', t.adminAuth).send({ optionvalue: 'Counted' }).expect(200);
+    for (let end = Date.now() + 10_000; (await sample('addon_pair_webhook_deliveries_total', '{outcome="retried"}')) < 2 && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await sample('addon_pair_webhook_deliveries_total', '{outcome="retried"}')).toBeGreaterThanOrEqual(2);
+    expect(await sample('addon_pair_webhook_lag_seconds')).toBeGreaterThanOrEqual(1);
+    receiver.status = 200;
+    await receiver.until((r) => r.some((x) => x.path === '/metrics'));
+    for (let end = Date.now() + 10_000; (await sample('addon_pair_webhook_lag_seconds')) > 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    expect(await sample('addon_pair_webhook_deliveries_total', '{outcome="delivered"}')).toBe(1);
+    expect(await sample('addon_pair_webhook_lag_seconds')).toBe(0);
+  });
+});
