@@ -214,16 +214,19 @@ export class DirectoryService {
   }
 
   /**
-   * Nobody could administer the server again if its last system administrator went away (or, `activeOnly`,
-   * the last one who can still log in was deactivated).
+   * Nobody could administer the server again if the last system administrator who can log in went away
+   * (deleted, removed from the group, or, `deactivating`, made inactive).
    */
-  private async assertNotLastSystemAdmin(trx: Knex, userId: number, activeOnly = false): Promise<void> {
+  private async assertNotLastSystemAdmin(trx: Knex, userId: number, deactivating = false): Promise<void> {
     const sysadmins = await groups.findByName(trx, BUILTIN_GROUPS.systemAdministrators);
     if (!sysadmins) return;
-    // Lock the membership rows so two concurrent removals cannot both pass the check.
-    const members = activeOnly ? await groups.lockActiveMemberIds(trx, sysadmins.id) : await groups.lockMemberIds(trx, sysadmins.id);
-    if (members.length === 1 && members[0] === userId) {
-      throw activeOnly ? lastActiveSystemAdministrator() : lastSystemAdministrator();
+    // Lock the membership rows so two concurrent removals or deactivations cannot both pass the check. Who is
+    // active is read by a statement of its own AFTER the lock was granted: under READ COMMITTED it then sees a
+    // deactivation that committed while this one waited (a join in the locking statement would not).
+    const members = await groups.lockMemberIds(trx, sysadmins.id);
+    const active = await users.activeIds(trx, members);
+    if (active.length === 1 && active[0] === userId) {
+      throw deactivating ? lastActiveSystemAdministrator() : lastSystemAdministrator();
     }
   }
 }

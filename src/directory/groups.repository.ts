@@ -47,16 +47,6 @@ export const groupsRepository = {
     return rows.map((r) => r.user_id);
   },
 
-  /** The ids of the group's ACTIVE members, their membership rows locked until the transaction ends. */
-  async lockActiveMemberIds(q: Knex, groupId: number): Promise<number[]> {
-    const rows = await q('group_members as m')
-      .join('users as u', 'u.id', 'm.user_id')
-      .where({ 'm.group_id': groupId, 'u.active': true })
-      .forUpdate('m')
-      .select<{ user_id: number }[]>('m.user_id');
-    return rows.map((r) => r.user_id);
-  },
-
   /** Adds a membership; adding an existing one changes nothing (and answers false). */
   async addMember(q: Knex, groupId: number, userId: number): Promise<boolean> {
     const rows = await q('group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore().returning('user_id');

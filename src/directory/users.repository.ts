@@ -44,6 +44,13 @@ export const usersRepository = {
     await q('users').where({ id }).update({ active: false });
   },
 
+  /** Of these users, the ids of the active ones. */
+  async activeIds(q: Knex, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await q('users').whereIn('id', ids).andWhere('active', true).select<{ id: number }[]>('id');
+    return rows.map((r) => r.id);
+  },
+
   /** The user's row, locked until the transaction ends (an update reads what it changes). */
   async lockByName(q: Knex, name: string): Promise<UserRow | undefined> {
     return (await q('users').select(COLUMNS).where({ name_key: name.toLowerCase() }).forUpdate().first()) as UserRow | undefined;
