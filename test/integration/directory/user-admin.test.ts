@@ -197,6 +197,24 @@ describe('directory: user administration (issue 29)', () => {
     });
   });
 
+  it('writes no change whose audit entry fails: the hook runs in the change’s transaction', async () => {
+    let failing = true;
+    t.services.directory.hooks.register({
+      changed: async () => {
+        if (failing) throw new Error('the audit trail is down');
+      },
+    });
+    try {
+      const name = uniq('ua-noaudit');
+      await admin(t.http.post('/rest/api/2/user')).send({ name, password: 'pw' }).expect(500);
+      await admin(t.http.get(`/rest/api/2/user?username=${name}`)).expect(404);
+      await admin(t.http.put(`/rest/api/2/user?username=${user.name}`)).send({ displayName: 'Never saved' }).expect(500);
+      expect((await admin(t.http.get(`/rest/api/2/user?username=${user.name}`)).expect(200)).body.displayName).not.toBe('Never saved');
+    } finally {
+      failing = false;
+    }
+  });
+
   describe('GET /rest/pat/latest/admin/tokens', () => {
     it("lists any user's tokens with last use; an administrator revokes one through the owner's path, audited", async () => {
       const name = uniq('ua-tok');
