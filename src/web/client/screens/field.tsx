@@ -7,6 +7,7 @@ import { ErrorMessage, Loading } from '../ui.tsx';
 import { OptionList } from './option-tree.tsx';
 import { SortForm } from './sort-form.tsx';
 import { DefaultEditor } from './default-editor.tsx';
+import { OptionTransfer } from './option-transfer.tsx';
 
 /** U2 then U3: the contexts of a field the user may edit, and the option editor of the chosen one. */
 export function FieldScreen({ fieldId, contextId }: { fieldId: string; contextId: string | undefined }) {
@@ -82,6 +83,7 @@ function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; context
         <div class="editor-main">
           <h2>Options</h2>
           <SortForm path={`${paths.list(null)}/sort`} onSorted={() => setVersion((v) => v + 1)} label="Sort all top-level options" />
+          <OptionTransfer listPath={paths.list(null)} onApplied={() => setVersion((v) => v + 1)} />
           <OptionList
             paths={paths}
             parentId={null}

@@ -17,6 +17,9 @@ interface ListProps {
   onChanged?: () => void;
 }
 
+/** Rows shown at first, and added by each "Show more": a list of 10,000 options paints its first page at once. */
+const PAGE = 200;
+
 /** The option being dragged: drops are accepted only within its own list. */
 let dragging: { parentId: number | null; id: number } | undefined;
 
@@ -28,6 +31,8 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
   const [items, setItems] = useState<OptionRecord[]>();
   const [error, setError] = useState<string>();
   const [tick, setTick] = useState(0);
+  const [filter, setFilter] = useState('');
+  const [showing, setShowing] = useState(PAGE);
   // After a move by keyboard, the same button of the moved option gets the focus back.
   const pendingFocus = useRef<{ id: number; testId: string } | undefined>(undefined);
   const listRef = useRef<HTMLUListElement>(null);
@@ -78,12 +83,39 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
   };
 
   if (!items) return error ? <ErrorMessage error={error} /> : <Loading />;
+  // The top-level list: a filter and "New option" above it; long lists are shown a page at a time.
+  const top = parentId === null;
+  const needle = filter.trim().toLowerCase();
+  const matching = needle === '' ? items.map((item, index) => ({ item, index })) : items.flatMap((item, index) => (item.optionvalue.toLowerCase().includes(needle) ? [{ item, index }] : []));
+  const visible = matching.slice(0, showing);
   return (
     <div class="option-list">
+      {top && (
+        <div class="list-tools">
+          <AddForm path={paths.list(parentId)} onAdded={changed} label="New option" testId="option-new" submitTestId="option-new-submit" />
+          {items.length > 0 && (
+            <label class="inline">
+              Filter
+              <input
+                type="search"
+                data-testid="option-filter"
+                placeholder="Part of a value"
+                value={filter}
+                onInput={(e) => (setFilter(e.currentTarget.value), setShowing(PAGE))}
+              />
+            </label>
+          )}
+        </div>
+      )}
       <ErrorMessage error={error} />
       {items.length === 0 && <p class="muted">No options yet.</p>}
-      <ul ref={listRef} class="options" aria-label={parentId === null ? 'Options' : 'Child options'}>
-        {items.map((item, index) => (
+      {top && needle !== '' && (
+        <p class="muted" data-testid="option-filter-count" aria-live="polite">
+          {matching.length} of {items.length} options match.
+        </p>
+      )}
+      <ul ref={listRef} class="options" aria-label={top ? 'Options' : 'Child options'}>
+        {visible.map(({ item, index }) => (
           <OptionRow
             key={item.id}
             item={item}
@@ -95,7 +127,17 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
           />
         ))}
       </ul>
-      <AddForm path={paths.list(parentId)} onAdded={changed} label={parentId === null ? 'New option' : 'New child option'} />
+      {matching.length > visible.length && (
+        <p class="more">
+          <span class="muted">
+            Showing {visible.length} of {matching.length}.
+          </span>{' '}
+          <button type="button" class="small" data-testid="options-more" onClick={() => setShowing((n) => n + PAGE)}>
+            Show {Math.min(PAGE, matching.length - visible.length)} more
+          </button>
+        </p>
+      )}
+      {(!top || items.length <= PAGE) && <AddForm path={paths.list(parentId)} onAdded={changed} label={top ? 'New option' : 'New child option'} />}
       {parentId !== null && items.length > 1 && (
         <details class="child-sort">
           <summary>Sort these child options</summary>
@@ -250,7 +292,7 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
 }
 
 /** Appends an option; a duplicate (or any refusal) shows the API's message right under the input. */
-function AddForm({ path, onAdded, label }: { path: string; onAdded: () => void; label: string }) {
+function AddForm({ path, onAdded, label, testId = 'option-add-input', submitTestId = 'option-add-submit' }: { path: string; onAdded: () => void; label: string; testId?: string; submitTestId?: string }) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
@@ -272,7 +314,7 @@ function AddForm({ path, onAdded, label }: { path: string; onAdded: () => void; 
     <form class="add-form" onSubmit={submit}>
       <input
         ref={input}
-        data-testid="option-add-input"
+        data-testid={testId}
         aria-label={label}
         placeholder={label}
         value={value}
@@ -280,7 +322,7 @@ function AddForm({ path, onAdded, label }: { path: string; onAdded: () => void; 
         onInput={(e) => (setValue(e.currentTarget.value), setError(undefined))}
         required
       />
-      <button type="submit" data-testid="option-add-submit">
+      <button type="submit" data-testid={submitTestId}>
         Add
       </button>
       <ErrorMessage error={error} />
