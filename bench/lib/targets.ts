@@ -60,6 +60,12 @@ export function evaluateTarget(
     const { minRatioToPaired: min } = target;
     return checkRatio(`≥ ${min}× ${result.pairedLabel ?? 'the paired request'}, in turns`, result.ratioToPaired ?? null, min, 'not measured in turns');
   }
+  if ('fasterThan' in target) {
+    const other = byName.get(target.fasterThan);
+    const missing = other ? `${target.fasterThan} failed` : `${target.fasterThan} not run (--only?)`;
+    const value = other && !other.error && result.p50Ms > 0 ? other.p50Ms / result.p50Ms : null;
+    return checkRatio(`≥ ${target.min}× faster than ${target.fasterThan} (medians)`, value, target.min, missing);
+  }
   if ('minRps' in target) {
     const rps = result.requestsPerSec;
     return check(

@@ -61,7 +61,12 @@ export type Target =
   /** A `pairWithNginx` scenario: req/s ≥ min × nginx + auth_basic (apr1) serving the same bytes, in the same rounds. */
   | { minRatioToNginx: number }
   /** A `pairedRequest` scenario: req/s ≥ min × that request on the same server, in the same rounds. */
-  | { minRatioToPaired: number };
+  | { minRatioToPaired: number }
+  /**
+   * Latency scenarios doing the same work two ways (one batch against single requests, issue 27): the other
+   * scenario's median ≥ min × this one's, in the same run.
+   */
+  | { fasterThan: string; min: number };
 
 interface ScenarioBase {
   name: string;
