@@ -6,7 +6,7 @@ import { json, LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, T
 export const fieldeditorError = z
   .object({
     statusCode: z.number().int(),
-    subCode: z.number().int().describe('400000 validation, 401000, 403000 admin only, 403001 no grant, 403002 unknown field, 403003 delete admins only, 403004 XSRF check failed, 404000, 404001 context not of the field, 409000, 412000 not under this base path, 413000, 415000'),
+    subCode: z.number().int().describe('400000 validation, 401000, 403000 admin only, 403001 no grant, 403002 unknown field, 403003 delete admins only, 403004 XSRF check failed, 404000, 404001 context not of the field, 409000, 412000 not under this base path, 412001 a sync whose If-Match no longer names the option tree, 413000, 415000, 428000 a sync applied without If-Match'),
     message: z.string(),
     errors: z
       .array(z.object({ name: z.string(), message: z.string(), exceptionName: z.string().optional(), value: z.unknown().optional() }))
