@@ -5,6 +5,7 @@ import { csvCell } from '../../src/fieldeditor/options/options-export.format.ts'
 import { diffTree } from '../../src/fieldeditor/options/options-sync.diff.ts';
 import { forestFromCsv } from '../../src/fieldeditor/options/options-sync.input.ts';
 import type { TreeRow } from '../../src/fieldeditor/options/options-tree.repository.ts';
+import type { FieldProblem } from '../../src/platform/http/app-error.ts';
 
 // The pure parts of issue 27's export and sync: CSV cells and records, option paths, and the diff.
 describe('option paths and CSV cells', () => {
@@ -46,7 +47,7 @@ describe('the diff of a sync', () => {
   });
   const tree = [row(1, ['A'], 0), row(11, ['A', 'x'], 0, 1), row(12, ['A', 'y'], 1, 1), row(2, ['B'], 1), row(3, ['C'], 2), row(4, ['D'], 3)];
   const diff = (csv: string, allowDelete = false) => {
-    const problems: { name: string }[] = [];
+    const problems: FieldProblem[] = [];
     const forest = forestFromCsv(csv, tree, problems);
     const { plan, problems: more } = diffTree(tree, forest, 2, allowDelete);
     return { diff: plan.diff, problems: [...problems, ...more] };

@@ -127,7 +127,10 @@ async function neighbour(q: Knex, list: ListKey, pos: number | null, exceptId: n
   return row === undefined ? undefined : Number(row.position);
 }
 
-/** Appends an option at the end of its (locked) list. */
+/**
+ * Appends an option at the end of its (locked) list: one statement, the last position read inside the insert
+ * (the sibling-order index answers it), so the write holds the list lock one round trip less (issue 27, point 5).
+ */
 export async function insertOption(
   trx: Knex.Transaction,
   fieldId: number,
@@ -135,18 +138,14 @@ export async function insertOption(
   value: string,
   disabled: boolean,
 ): Promise<OptionRow> {
-  const last = await neighbour(trx, list, null, 0, true);
-  const [row] = await trx('field_options')
-    .insert({
-      field_id: fieldId,
-      context_id: list.contextId,
-      parent_id: list.parentId,
-      value,
-      value_key: valueKey(value),
-      position: last === undefined ? 0 : last + POSITION_GAP,
-      disabled,
-    })
-    .returning<OptionRow[]>([...COLUMNS]);
+  const { rows } = await trx.raw<{ rows: OptionRow[] }>(
+    `insert into field_options (field_id, context_id, parent_id, value, value_key, position, disabled)
+     select ?::int, ?::int, ?::int, ?, ?,
+            coalesce((select max(position) from field_options where context_id = ? and coalesce(parent_id, 0) = ?) + ?::bigint, 0), ?
+     returning ${COLUMNS.join(', ')}`,
+    [fieldId, list.contextId, list.parentId, value, valueKey(value), list.contextId, list.parentId ?? 0, POSITION_GAP, disabled],
+  );
+  const row = rows[0];
   if (!row) throw new Error('insert returned no row');
   return row;
 }
