@@ -85,8 +85,8 @@ async function main(): Promise<void> {
   let server: RunningChild | undefined;
   try {
     server = await startAppServer(ROOT, { kind: 'postgres', databaseUrl: db.url }, 'src/main.ts', {
+      // The default poll (WEBHOOK_POLL_MS, 1 s): what a deployment runs with.
       WEBHOOK_ALLOWLIST: `http://127.0.0.1:${port}/`,
-      WEBHOOK_POLL_MS: '200',
     });
     const s = server;
     const burstField = await field(s, 'burst', 0);
