@@ -66,9 +66,11 @@ export async function appendEvents(q: Knex, entries: readonly EventEntry[]): Pro
 export interface EntryFill {
   before?: Record<string, string>;
   after?: Record<string, string>;
+  /** Members of the target, e.g. the id of the option the carrying statement inserts. */
+  target?: Record<string, string>;
 }
 
-const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.fieldId ?? null, e.contextId ?? null, JSON.stringify(e.target)];
+const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.fieldId ?? null, e.contextId ?? null];
 
 /**
  * Runs `query` (a read answering one row, e.g. the rank of the option just written) and appends `entry` in the
@@ -77,7 +79,7 @@ const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.f
  * computes), so the entry is exactly what a separate insert after the query would have written. The entry is
  * written once per row the query answers (one).
  */
-export async function selectAppending<T>(q: Knex, query: Knex.QueryBuilder, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
+export async function selectAppending<T>(q: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
   const inner = query.toSQL();
   const bindings: unknown[] = [...inner.bindings, ...entryRow(entry)];
   const member = (value: unknown, f: Record<string, string> | undefined): string => {
@@ -87,12 +89,13 @@ export async function selectAppending<T>(q: Knex, query: Knex.QueryBuilder, entr
     for (const [key, col] of cols) bindings.push(key, col);
     return `(coalesce(?::jsonb, '{}'::jsonb) || jsonb_build_object(${cols.map(() => '?::text, r.??').join(', ')}))`;
   };
+  const target = member(entry.target, fill.target);
   const before = member(entry.before, fill.before);
   const after = member(entry.after, fill.after);
   const { rows } = await q.raw<{ rows: T[] }>(
     `with r as (${inner.sql}),
           e as (insert into event_log (actor, actor_key, kind, field_id, context_id, target, before, after)
-                select ?, ?, ?, ?::int, ?::int, ?::jsonb, ${before}, ${after} from r)
+                select ?, ?, ?, ?::int, ?::int, ${target}, ${before}, ${after} from r)
      select * from r`,
     bindings as Knex.RawBinding[],
   );

@@ -35,7 +35,10 @@ export class EventLog {
    * `query` (one row) with `entry` appended in the same statement (see `selectAppending`): for the hot
    * writes, whose last statement is a read the entry can ride on, so the log adds no round trip.
    */
-  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
-    return this.enabled ? selectAppending<T>(trx, query, entry, fill) : ((await query) as T[]);
+  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
+    if (this.enabled) return selectAppending<T>(trx, query, entry, fill);
+    // A raw statement answers the driver's result, a query builder its rows.
+    const out = (await query) as T[] | { rows: T[] };
+    return Array.isArray(out) ? out : out.rows;
   }
 }

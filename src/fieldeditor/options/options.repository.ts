@@ -128,26 +128,22 @@ async function neighbour(q: Knex, list: ListKey, pos: number | null, exceptId: n
 }
 
 /**
- * Appends an option at the end of its (locked) list: one statement, the last position read inside the insert
- * (the sibling-order index answers it), so the write holds the list lock one round trip less (issue 27, point 5).
+ * Appends an option at the end of its (locked) list, in one statement: the last position is read inside the
+ * insert (the sibling-order index answers it), and the statement answers the new row's columns and, in `n`,
+ * its rank (the siblings before it, read in the statement's snapshot, which does not see the row itself), so
+ * that an event-log entry can ride on it (EventLog.recordAlong): a create holds the list lock for the lock, the
+ * right and this one statement (issue 27, point 5).
  */
-export async function insertOption(
-  trx: Knex.Transaction,
-  fieldId: number,
-  list: ListKey,
-  value: string,
-  disabled: boolean,
-): Promise<OptionRow> {
-  const { rows } = await trx.raw<{ rows: OptionRow[] }>(
+export function insertOptionQuery(trx: Knex.Transaction, fieldId: number, list: ListKey, value: string, disabled: boolean): Knex.Raw {
+  const parent = list.parentId ?? 0;
+  return trx.raw(
     `insert into field_options (field_id, context_id, parent_id, value, value_key, position, disabled)
      select ?::int, ?::int, ?::int, ?, ?,
             coalesce((select max(position) from field_options where context_id = ? and coalesce(parent_id, 0) = ?) + ?::bigint, 0), ?
-     returning ${COLUMNS.join(', ')}`,
-    [fieldId, list.contextId, list.parentId, value, valueKey(value), list.contextId, list.parentId ?? 0, POSITION_GAP, disabled],
+     returning ${COLUMNS.join(', ')},
+               (select count(*) from field_options s where s.context_id = ? and coalesce(s.parent_id, 0) = ?)::int as n`,
+    [fieldId, list.contextId, list.parentId, value, valueKey(value), list.contextId, parent, POSITION_GAP, disabled, list.contextId, parent],
   );
-  const row = rows[0];
-  if (!row) throw new Error('insert returned no row');
-  return row;
 }
 
 export async function updateOption(

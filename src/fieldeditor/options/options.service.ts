@@ -62,7 +62,7 @@ type Done<T> = { result: T; change: Change | Change[]; recorded?: boolean; opera
 /** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
 interface Logged {
   /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
-  along<R>(query: Knex.QueryBuilder, change: Change, fill: EntryFill): Promise<R[]>;
+  along<R>(query: Knex.QueryBuilder | Knex.Raw, change: Change, fill: EntryFill): Promise<R[]>;
 }
 
 /** Why a scope has no option list this service manages (a field type without options, or without children). */
@@ -149,11 +149,13 @@ export class OptionsService {
       return {
         value,
         run: async (trx, list, log) => {
-          const row = await repo.insertOption(trx, scope.field.id, list, value, disabled);
-          // The rank query carries the entry; its `sequence` is filled from the rank in the same statement.
-          const change: Change = { action: 'option.created', before: null, after: withParent(row, 0) };
-          const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), change, { after: { sequence: 'n' } });
-          const json = toOptionJson(row, Number(rank?.n ?? 0));
+          // One statement: the insert answers the row and its rank, and carries the entry, whose id and
+          // sequence are filled from that row (the list lock is held for the lock, the right and this).
+          const change: Change = { action: 'option.created', before: null, after: { optionvalue: value, disabled, parentId: list.parentId } };
+          const fill = { after: { id: 'id', sequence: 'n' }, target: { id: 'id' } };
+          const [row] = await log.along<OptionRow & { n: number }>(repo.insertOptionQuery(trx, scope.field.id, list, value, disabled), change, fill);
+          if (!row) throw new Error('insert returned no row');
+          const json = toOptionJson(row, Number(row.n));
           return { result: json, change: { ...change, after: { ...json, parentId: row.parent_id } }, recorded: true };
         },
       };
