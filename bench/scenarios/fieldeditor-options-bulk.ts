@@ -138,3 +138,87 @@ export const scenarios: Scenario[] = [
     targets: [{ maxMedianMs: 10_000 }, { fasterThan: 'fieldeditor-options-sync-10k-half-single', min: 20 }],
   },
 ];
+
+// ---- Issue 27, point 5: single writes against the database's floor ----
+
+const WRITERS = 4;
+const PER_WRITER = 100;
+
+/** One field for the API's creates and one for the floor's rows, each with its default context's id. */
+async function floorFields(ctx: BenchContext): Promise<{ apiPath: string; floorField: number; floorContext: number }> {
+  const cached = ctx.state.bulkFloor as { apiPath: string; floorField: number; floorContext: number } | undefined;
+  if (cached) return cached;
+  const apiPath = await field(ctx, SELECT, 'Bench Writers');
+  const res = await ctx.http('POST', '/rest/api/2/field', { auth: ctx.adminAuth, body: { name: `Bench Floor ${Date.now()}`, type: SELECT } });
+  expectStatus(res, 201, 'creating the floor field');
+  const floorField = Number((res.body as { schema: { customId: number } }).schema.customId);
+  const contexts = await ctx.http('GET', `${FE}/admin/customfields/${floorField}/contexts`, { auth: ctx.adminAuth });
+  expectStatus(contexts, 200, 'reading its contexts');
+  const made = { apiPath, floorField, floorContext: (contexts.body as { contextId: number }[])[0]!.contextId };
+  ctx.state.bulkFloor = made;
+  return made;
+}
+
+let floorRound = 0;
+
+scenarios.push(
+  {
+    kind: 'latency',
+    name: 'fieldeditor-options-floor-4-writers',
+    description: `the floor: ${WRITERS} node-postgres clients at once, each ${PER_WRITER} transactions that take the list's lock row (upsert) and insert one option row`,
+    postgresOnly: 'the floor is measured with node-postgres on the bench database',
+    iterations: 5,
+    warmupIterations: 1,
+    setup: async (ctx) => void (await floorFields(ctx)),
+    async call(ctx) {
+      const f = await floorFields(ctx);
+      const pg = (await import('pg')).default;
+      const round = floorRound++;
+      const clients = await Promise.all(Array.from({ length: WRITERS }, async () => {
+        const c = new pg.Client({ connectionString: ctx.databaseUrl });
+        await c.connect();
+        return c;
+      }));
+      try {
+        await Promise.all(clients.map(async (c, w) => {
+          for (let i = 0; i < PER_WRITER; i++) {
+            await c.query('begin');
+            await c.query(
+              `insert into field_option_lists (context_id, parent_key, version) values ($1, 0, 1)
+               on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1`,
+              [f.floorContext],
+            );
+            const value = `Floor ${round} ${w} ${i}`;
+            await c.query(
+              `insert into field_options (field_id, context_id, parent_id, value, value_key, position, disabled) values ($1, $2, null, $3::text, lower($3::text), $4, false)`,
+              [f.floorField, f.floorContext, value, ((round * WRITERS + w) * PER_WRITER + i) * 1048576],
+            );
+            await c.query('commit');
+          }
+        }));
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+      }
+    },
+    targets: [],
+  },
+  {
+    kind: 'latency',
+    name: 'fieldeditor-options-create-4-writers',
+    description: `${WRITERS} clients at once, each ${PER_WRITER} POSTs of one option into the same list (the floor's work through the API)`,
+    postgresOnly: 'compared with the floor, which needs PostgreSQL',
+    iterations: 5,
+    warmupIterations: 1,
+    setup: async (ctx) => void (await floorFields(ctx)),
+    async call(ctx, iteration) {
+      const f = await floorFields(ctx);
+      await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
+        for (let i = 0; i < PER_WRITER; i++) {
+          expectStatus(await ctx.http('POST', f.apiPath, { auth: ctx.adminAuth, body: { optionvalue: `Writer ${iteration} ${w} ${i}` } }), 200, 'creating an option');
+        }
+      }));
+    },
+    // Issue 27, point 5: at least half the floor's throughput (the same number of writes in at most twice its time).
+    targets: [{ fasterThan: 'fieldeditor-options-floor-4-writers', min: 0.5 }],
+  },
+);
