@@ -120,9 +120,9 @@ function fileRequests(path: string, vars: Record<string, string>): ReadmeRequest
           const h = words[++i]!;
           const colon = h.indexOf(':');
           req.headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
-        } else if (w === '-d' || w === '--data') req.body = words[++i];
+        } else if (w === '-d' || w === '--data' || w === '--data-binary') req.body = words[++i];
         else if (w === '-X') req.method = words[++i]!;
-        else if (w === '-o' || w === '-w') i++; // where the body goes, what is printed: not part of the request
+        else if (w === '-o' || w === '-w' || w === '-D') i++; // where the body and headers go, what is printed: not part of the request
         else if (w === '-I') req.method = 'HEAD';
         else if (w.startsWith('http://localhost:8080')) req.path = w.slice('http://localhost:8080'.length);
         else if (w.startsWith('$')) req.path = w; // a URL only the reader's shell has (`$LINK`): left out below

@@ -38,6 +38,7 @@ const entry = z
     target: z.unknown(),
     before: z.unknown(),
     after: z.unknown(),
+    operationId: z.uuid().optional().describe('Shared by the entries of one batch or sync (issue 27); absent on a single change'),
   })
   .meta({ title: 'EventLogEntry' });
 const page = <T extends z.ZodType>(values: T, title: string) =>
