@@ -72,20 +72,34 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
     expect(await values(10000)).toEqual(['Low', 'Medium', 'High', 'Blocker', 'Urgent']);
   });
 
-  it('renames in place (Enter saves) and shows a refusal', async () => {
+  /** What has the keyboard focus: its test id, or else its accessible name. */
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.getAttribute('aria-label'));
+
+  it('renames in place (Enter saves) and shows a refusal, the keyboard focus in the input and then back on Rename', async () => {
     await openField(10000);
-    await row(10001).getByRole('button', { name: 'Rename Medium' }).click();
-    await page.getByTestId('option-rename-input').fill('Normal');
-    await page.getByTestId('option-rename-input').press('Enter');
+    await row(10001).getByRole('button', { name: 'Rename Medium' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('option-rename-input').waitFor();
+    expect(await focused()).toBe('option-rename-input');
+    // Typed, not filled: the keys go where the focus is.
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Normal');
+    await page.keyboard.press('Enter');
     await row(10001).locator('.value', { hasText: 'Normal' }).waitFor();
     expect((await list(10000)).find((o) => o.id === 10001)?.optionvalue).toBe('Normal');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Rename Normal');
 
-    await row(10001).getByRole('button', { name: 'Rename Normal' }).click();
-    await page.getByTestId('option-rename-input').fill('low');
-    await page.getByTestId('option-rename-input').press('Enter');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('option-rename-input').waitFor();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('low');
+    await page.keyboard.press('Enter');
     expect(await textOf(page.getByTestId('error-message'))).toBe('An option named low already exists in this list. Choose another name.');
     expect((await list(10000)).find((o) => o.id === 10001)?.optionvalue).toBe('Normal');
-    await page.getByTestId('option-rename-input').press('Escape');
+    // A refusal leaves the input open and focused; Escape closes it and gives the focus back to Rename.
+    expect(await focused()).toBe('option-rename-input');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toBe('Rename Normal');
   });
 
   it('enables and disables', async () => {

@@ -165,10 +165,26 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
   const [dropTarget, setDropTarget] = useState(false);
   const url = paths.item(parentId, item.id);
   const mayHaveChildren = depth < maxDepth;
+  // Keyboard focus through a rename: into the input when it opens (the `autofocus` attribute does nothing on an
+  // element inserted after the page loaded), back to the row's Rename button when it closes, never to the page.
+  const renameInput = useRef<HTMLInputElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  useEffect(() => {
+    if (editing) renameInput.current?.focus();
+    else if (returnFocus.current) {
+      returnFocus.current = false;
+      renameButton.current?.focus();
+    }
+  }, [editing]);
+  const closeEditor = () => {
+    returnFocus.current = true;
+    setEditing(false);
+  };
 
   const rename = async () => {
-    if (draft.trim() === item.optionvalue) return setEditing(false);
-    if (await write(() => api('PUT', url, { optionvalue: draft }))) setEditing(false);
+    if (draft.trim() === item.optionvalue) return closeEditor();
+    if (await write(() => api('PUT', url, { optionvalue: draft }))) closeEditor();
   };
 
   const remove = async () => {
@@ -226,12 +242,12 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
             data-testid="option-rename-input"
             aria-label={`New value for ${item.optionvalue}`}
             value={draft}
-            autofocus
+            ref={renameInput}
             onInput={(e) => setDraft(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') void rename();
               if (e.key === 'Escape') {
-                setEditing(false);
+                closeEditor();
                 setDraft(item.optionvalue);
               }
             }}
@@ -246,12 +262,18 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
               <button type="button" class="small" onClick={() => void rename()}>
                 Save
               </button>
-              <button type="button" class="small" onClick={() => (setEditing(false), setDraft(item.optionvalue))}>
+              <button type="button" class="small" onClick={() => (closeEditor(), setDraft(item.optionvalue))}>
                 Cancel
               </button>
             </>
           ) : (
-            <button type="button" class="small" onClick={() => (setDraft(item.optionvalue), setEditing(true))} aria-label={`Rename ${item.optionvalue}`}>
+            <button
+              type="button"
+              class="small"
+              ref={renameButton}
+              onClick={() => (setDraft(item.optionvalue), setEditing(true))}
+              aria-label={`Rename ${item.optionvalue}`}
+            >
               Rename
             </button>
           )}
