@@ -41,11 +41,11 @@ describe.skipIf(!hasChromium)('the administrators’ web interface', () => {
   });
 
   it('says what went wrong in plain words in the option editor', async () => {
-    await page.getByTestId('option-add-input').fill('Medium');
-    await page.getByTestId('option-add-submit').click();
+    await page.getByTestId('option-new').fill('Medium');
+    await page.getByTestId('option-new-submit').click();
     expect(await textOf(page.getByTestId('error-message'))).toBe('An option named Medium already exists in this list. Choose another name.');
-    await page.getByTestId('option-add-input').fill('x'.repeat(256));
-    await page.getByTestId('option-add-submit').click();
+    await page.getByTestId('option-new').fill('x'.repeat(256));
+    await page.getByTestId('option-new-submit').click();
     await page.waitForFunction(() => /1 to 255/.test(document.querySelector('[data-testid="error-message"]')?.textContent ?? ''));
     const text = await textOf(page.getByTestId('error-message'));
     expect(text).toMatch(/^The option name must be 1 to 255 characters long/);

@@ -60,16 +60,19 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
 
   it('adds an option, and shows the API message inline for a duplicate without adding it', async () => {
     await openField(10000);
-    await page.getByTestId('option-add-input').fill('Urgent');
-    await page.getByTestId('option-add-submit').click();
+    await page.getByTestId('option-new').fill('Urgent');
+    await page.getByTestId('option-new-submit').click();
     await page.locator('[data-testid="option-row"]', { hasText: 'Urgent' }).waitFor();
     expect(await values(10000)).toEqual(['Low', 'Medium', 'High', 'Blocker', 'Urgent']);
 
-    await page.getByTestId('option-add-input').fill('medium');
-    await page.getByTestId('option-add-submit').click();
+    await page.getByTestId('option-new').fill('medium');
+    await page.getByTestId('option-new-submit').click();
     expect(await textOf(page.locator('.add-form [data-testid="error-message"]'))).toMatch(/^An option named .+ already exists in this list\. Choose another name\.$/);
-    expect(await page.getByTestId('option-add-input').inputValue()).toBe('medium');
+    expect(await page.getByTestId('option-new').inputValue()).toBe('medium');
     expect(await values(10000)).toEqual(['Low', 'Medium', 'High', 'Blocker', 'Urgent']);
+    // Typing again takes the message away.
+    await page.getByTestId('option-new').fill('');
+    await page.locator('.add-form [data-testid="error-message"]').waitFor({ state: 'detached' });
   });
 
   /** What has the keyboard focus: its test id, or else its accessible name. */

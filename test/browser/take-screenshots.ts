@@ -66,8 +66,8 @@ try {
     await page.goto(`${server.url}/#/fields/10002/default`);
     await page.locator('[data-option-id="10030"]').getByRole('button', { name: 'Children' }).click();
     await page.locator('[data-option-id="10031"]').waitFor();
-    await page.getByTestId('option-add-input').last().fill('Europe');
-    await page.getByTestId('option-add-submit').last().click();
+    await page.getByTestId('option-new').fill('Europe');
+    await page.getByTestId('option-new-submit').click();
     await page.getByTestId('error-message').waitFor();
     await shot(page, 'option-editor');
     await page.getByTestId('nav-tokens').click();

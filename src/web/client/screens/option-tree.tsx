@@ -137,7 +137,8 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
           </button>
         </p>
       )}
-      {(!top || items.length <= PAGE) && <AddForm path={paths.list(parentId)} onAdded={changed} label={top ? 'New option' : 'New child option'} />}
+      {/* A child list's own form; the top level has "New option" above the list (one form per list). */}
+      {!top && <AddForm path={paths.list(parentId)} onAdded={changed} label="New child option" />}
       {parentId !== null && items.length > 1 && (
         <details class="child-sort">
           <summary>Sort these child options</summary>
