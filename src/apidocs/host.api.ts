@@ -1,5 +1,5 @@
 // The host's API description: directory, tokens, wiki, tracker, the status check and these descriptions.
-import type { ApiDescription } from '../platform/openapi/operation.ts';
+import { OPERATIONS_TAG, type ApiDescription } from '../platform/openapi/operation.ts';
 import { HOST_JSON_ERRORS } from '../platform/http/renderers.openapi.ts';
 import { directoryEndpoints } from '../directory/directory.endpoints.ts';
 import { tokenEndpoints } from '../directory/tokens.endpoints.ts';
@@ -7,7 +7,7 @@ import { trackerEndpoints } from '../tracker/tracker.endpoints.ts';
 import { WIKI_ERRORS } from '../wiki/wiki.openapi-schemas.ts';
 import { wikiEndpoints } from '../wiki/wiki.feature.ts';
 import { sessionEndpoints } from '../web/sessions/session.endpoints.ts';
-import { documentEndpoints, OPERATIONS, statusEndpoints } from './operations.endpoints.ts';
+import { documentEndpoints, statusEndpoints } from './operations.endpoints.ts';
 import { withLatestAliases } from './latest-alias.ts';
 import { webhookEndpoints } from '../webhooks/webhooks.endpoints.ts';
 import { metricsEndpoints } from '../platform/metrics/metrics.endpoints.ts';
@@ -28,7 +28,7 @@ export const hostApi: ApiDescription = {
     { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2 (and its alias /rest/api/latest)' },
     { name: 'Webhooks', description: 'Subscriptions to field-editor changes, under /rest/webhooks/1.0 (administrators; docs/webhooks.md)' },
     { name: 'Sessions', description: 'Sign-in sessions of the web interface (the JSESSIONID cookie), under /rest/auth/1' },
-    { name: OPERATIONS, description: 'Health check and API descriptions (no user needed), and the metrics (the metrics token)' },
+    { name: OPERATIONS_TAG, description: 'Health check and API descriptions (no user needed), and the metrics (the metrics token)' },
   ],
   groups: [
     // API mounts, behind the request pipeline's limits; the status, the documents and /metrics are open routes.

@@ -3,10 +3,8 @@
 import { z } from 'zod';
 import type { Endpoint } from '../platform/http/endpoint.ts';
 import { answerStatus } from '../platform/http/status-check.ts';
-import { json } from '../platform/openapi/operation.ts';
+import { json, OPERATIONS_TAG } from '../platform/openapi/operation.ts';
 import { DOCUMENT_PATHS } from './apidocs.paths.ts';
-
-export const OPERATIONS = 'Operations';
 
 export interface StatusDeps {
   /** A trivial database query. */
@@ -20,7 +18,7 @@ export interface DocumentsDeps {
 
 export const statusEndpoints: Endpoint<StatusDeps>[] = [
   {
-    method: 'get', path: '/status', tag: OPERATIONS, access: 'anyone', summary: 'Health check for load balancers',
+    method: 'get', path: '/status', tag: OPERATIONS_TAG, access: 'anyone', summary: 'Health check for load balancers',
     responses: {
       200: json(z.object({ state: z.literal('RUNNING') }), 'Running, the database answers'),
       503: json(z.object({ state: z.literal('ERROR') }), 'The database does not answer within 2 s'),
@@ -30,7 +28,7 @@ export const statusEndpoints: Endpoint<StatusDeps>[] = [
 ];
 
 const document = (name: keyof typeof DOCUMENT_PATHS, summary: string): Endpoint<DocumentsDeps> => ({
-  method: 'get', path: DOCUMENT_PATHS[name], tag: OPERATIONS, access: 'anyone', summary,
+  method: 'get', path: DOCUMENT_PATHS[name], tag: OPERATIONS_TAG, access: 'anyone', summary,
   responses: { 200: json({ type: 'object', description: 'An OpenAPI 3.1 document' }, 'The document') },
   handle: (_req, res, { documents }) => {
     res.type('application/json; charset=utf-8').send(documents[name]());

@@ -20,15 +20,8 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-export interface WebhookWrite {
-  name: string;
-  url: string;
-  events: string[];
-  field_id: number | null;
-  context_id: number | null;
-  secret: string | null;
-  enabled: boolean;
-}
+/** What a create or an update writes (the rest of a row is the delivery worker's or the database's). */
+export type WebhookWrite = Pick<WebhookRow, 'name' | 'url' | 'events' | 'field_id' | 'context_id' | 'secret' | 'enabled'>;
 
 const COLUMNS = ['id', 'name', 'url', 'events', 'field_id', 'context_id', 'secret', 'enabled', 'status', 'cursor', 'lease_node', 'lease_until', 'lease_ticket', 'created_by', 'created_at', 'updated_at'];
 

@@ -2,7 +2,7 @@
 // is served there only with METRICS_PORT=0 and a METRICS_TOKEN; otherwise it has a port of its own
 // (metrics.routes.ts) or is off.
 import type { Endpoint } from '../http/endpoint.ts';
-import type { ResponseDoc } from '../openapi/operation.ts';
+import { OPERATIONS_TAG, type ResponseDoc } from '../openapi/operation.ts';
 import type { Metrics } from './metrics.ts';
 import { METRICS_PATH, sendExposition } from './metrics.routes.ts';
 
@@ -12,7 +12,7 @@ export const metricsEndpoints: Endpoint<{ metrics: Metrics }>[] = [
   {
     method: 'get',
     path: METRICS_PATH,
-    tag: 'Operations',
+    tag: OPERATIONS_TAG,
     access: 'metrics',
     summary: 'Prometheus metrics (text exposition format)',
     description:

@@ -35,6 +35,9 @@ export interface VersionRule {
   beforeAccess?: boolean;
 }
 
+/** The explorer's group of the host's operational endpoints (status, API documents, metrics). */
+export const OPERATIONS_TAG = 'Operations';
+
 /** The status of the "not under this version" answer (the field editor's 412000). */
 export const VERSION_UNAVAILABLE = 412;
 
