@@ -1,0 +1,28 @@
+// The report every `import-from` run ends with, as text and as JSON (`--json`), whatever the source.
+// One unit is a space (wiki) or a field (tracker): imported in one transaction, or failed and untouched.
+
+export type UnitOutcome = 'imported' | 'unchanged' | 'failed' | 'would-import';
+
+export interface UnitReport {
+  kind: 'space' | 'field';
+  /** Space key or field name (and id). */
+  name: string;
+  outcome: UnitOutcome;
+  /** Why a unit failed, in one line. */
+  reason?: string;
+  /** Per kind of record (pages, comments, options, grants …): created, updated, unchanged. */
+  counts: Record<string, { created: number; updated: number; unchanged: number }>;
+  /** Ids that were taken here and got a new id: kind, the source's id, ours. */
+  mapped: { kind: string; from: number | string; to: number | string }[];
+  /** Items not imported, with the reason (drafts, deleted pages, unknown macros …), counted by reason. */
+  skipped: Record<string, number>;
+}
+
+export interface MigrationReport {
+  source: string;
+  dryRun: boolean;
+  units: UnitReport[];
+  /** Users created without a usable password: an administrator sets one (`user passwd`). */
+  usersWithoutPassword: string[];
+  warnings: string[];
+}
