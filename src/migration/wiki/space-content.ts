@@ -1,0 +1,127 @@
+import type { Knex } from 'knex';
+import { AppError } from '../../platform/http/app-error.ts';
+import { prepareStorage } from '../../wiki/content-storage.ts';
+import type { ContentIndexers } from '../../wiki/content-indexer.ts';
+import { commentTitle } from '../../wiki/content.service.ts';
+import { restrictionsRepository as restrictions } from '../../wiki/restrictions.repository.ts';
+import { fingerprintOf, migrationRecords } from '../migration-records.repository.ts';
+import { ContentIds, WIKI_SOURCE } from './content-ids.ts';
+import { writerRepository as repo, type ImportedContent } from './space-writer.repository.ts';
+import type { SourceContent, SourceSpaceBundle } from './space-model.ts';
+import type { People } from './space-people.ts';
+import type { UnitCounter } from './unit-counter.ts';
+
+const PROGRESS_EVERY = 100;
+const KIND: Record<SourceContent['type'], string> = { page: 'pages', blogpost: 'blog posts', comment: 'comments' };
+
+/** One item's failure, naming it: the space's report then says which page stopped the import and why. */
+export class ContentRefused extends Error {}
+
+const describe = (c: SourceContent) => `${c.type} ${c.id}${c.type === 'comment' ? '' : ` "${c.title}"`}`;
+
+export interface ContentContext {
+  bundle: SourceSpaceBundle;
+  spaceId: number;
+  people: People;
+  indexers: ContentIndexers;
+  count: UnitCounter;
+  dryRun: boolean;
+  progress: (m: string) => void;
+}
+
+/**
+ * A space's pages, blog posts and comments in the bundle's order (parents and containers first), in the
+ * space's transaction: ids kept where free and mapped where taken (content-ids.ts), bodies stored through the
+ * same step as a REST save (macro ids kept, missing ones assigned, code boxes indexed), view restrictions
+ * set. Content whose fingerprint matches its record is left as it is; a changed one gets a new version.
+ */
+export async function writeContent(trx: Knex, ctx: ContentContext): Promise<void> {
+  const { bundle, count } = ctx;
+  const ids = await ContentIds.plan(trx, bundle.content);
+  const titles = new Map<number, string>();
+  const seen = new Set<number>();
+  const total = bundle.content.length;
+  let done = 0;
+  for (const item of bundle.content) {
+    if (++done % PROGRESS_EVERY === 0 || done === total) ctx.progress(`space ${bundle.space.key}: content ${done}/${total}`);
+    if (seen.has(item.id)) {
+      count.skip('content listed twice (the first one was imported)');
+      continue;
+    }
+    seen.add(item.id);
+    try {
+      await writeOne(trx, ctx, ids, titles, item);
+    } catch (err) {
+      const why = err instanceof AppError || err instanceof ContentRefused ? err.message : ((err as Error).message ?? String(err)).split('\n')[0];
+      throw new ContentRefused(`${describe(item)}: ${why}`, { cause: err });
+    }
+  }
+  if (ids.keptAny && !ctx.dryRun) await repo.bumpIdSequence(trx);
+}
+
+async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles: Map<number, string>, item: SourceContent): Promise<void> {
+  const { count } = ctx;
+  let parentId: number | null = null;
+  let containerId: number | null = null;
+  if (item.type === 'comment') {
+    containerId = item.containerId === undefined ? null : (ids.of(item.containerId) ?? null);
+    if (containerId === null) return count.skip('comments whose page or blog post is not imported');
+  } else if (item.type === 'page' && item.parentId !== undefined) {
+    parentId = ids.of(item.parentId) ?? null;
+    if (parentId === null) count.skip('pages whose parent is not imported (placed at the top of the space)');
+  }
+  const title = item.type === 'comment' ? commentTitle(titles.get(containerId!) ?? '') : (item.title || `Untitled ${item.id}`).slice(0, 255);
+  const body = await ctx.bundle.body(item.id);
+  const restricted = item.type === 'comment' ? undefined : item.viewRestrictions;
+  const fingerprint = fingerprintOf({
+    type: item.type,
+    title,
+    parent: item.type === 'page' ? (item.parentId ?? null) : null,
+    container: item.containerId ?? null,
+    position: item.position ?? null,
+    version: item.version,
+    creator: item.creator ?? null,
+    createdAt: item.createdAt ?? null,
+    updatedAt: item.updatedAt ?? null,
+    restrictions: restricted ? { users: [...restricted.users].sort(), groups: [...restricted.groups].sort() } : null,
+    body,
+  });
+  const record = ids.records.get(item.id);
+  const { id, mapped, existing } = await ids.assign(trx, item.id);
+  titles.set(id, title);
+  if (mapped) count.mapped.push({ kind: item.type, from: item.id, to: id });
+  if (record && record.fingerprint === fingerprint) return count.add(KIND[item.type], 'unchanged');
+
+  const prepared = prepareStorage(body, ctx.indexers);
+  const row: ImportedContent = {
+    id,
+    type: item.type,
+    title,
+    spaceId: ctx.spaceId,
+    parentId,
+    containerId,
+    position: item.position ?? null,
+    version: Math.max(1, item.version),
+    body: prepared.xhtml,
+    creatorId: item.creator === undefined ? null : (ctx.people.userId(item.creator) ?? null),
+    createdAt: item.createdAt ?? null,
+    updatedAt: item.updatedAt ?? null,
+  };
+  if (existing) {
+    // A changed source record is a new version here, never an older number than ours.
+    const current = await repo.row(trx, id);
+    row.version = Math.max(row.version, (current?.version ?? 0) + 1);
+    await repo.update(trx, row);
+    count.add(KIND[item.type], 'updated');
+  } else {
+    await repo.insert(trx, row);
+    count.add(KIND[item.type], 'created');
+  }
+  await prepared.index(trx as Knex.Transaction, id);
+  if (item.type !== 'comment') {
+    const userIds = (restricted?.users ?? []).flatMap((n) => ctx.people.userId(n) ?? []);
+    const groupIds = (restricted?.groups ?? []).flatMap((n) => ctx.people.groupId(n) ?? []);
+    if (existing || userIds.length + groupIds.length > 0) await restrictions.replace(trx, id, userIds, groupIds);
+  }
+  await migrationRecords.save(trx, WIKI_SOURCE, 'content', { sourceId: String(item.id), localId: String(id), fingerprint });
+}

@@ -1,0 +1,92 @@
+import type { Knex } from 'knex';
+import { usersRepository as users } from '../../directory/users.repository.ts';
+import { groupsRepository as groups, BUILTIN_GROUPS } from '../../directory/groups.repository.ts';
+import { writerRepository } from './space-writer.repository.ts';
+import type { SourceSpaceBundle } from './space-model.ts';
+import type { UnitCounter } from './unit-counter.ts';
+
+/**
+ * The stored password of an imported user. PasswordHasher only ever matches a value of the form
+ * `scrypt$N$r$p$salt$hash` (six `$`-separated parts), so this one matches no password at all: the user
+ * exists (content names it, restrictions grant it) but cannot sign in until an administrator sets a password.
+ */
+export const NO_USABLE_PASSWORD = '!imported-without-password';
+
+/** Our users and groups by lower-cased name, for the content and restrictions of one space. */
+export interface People {
+  userId(name: string): number | undefined;
+  groupId(name: string): number | undefined;
+  /** Of the users the space names, those that still have no usable password (created now or by an earlier run). */
+  withoutPassword: string[];
+}
+
+/** Every user name the bundle mentions: its users, creators, restricted-to users, group members. */
+function namedUsers(bundle: SourceSpaceBundle): Map<string, { name: string; displayName?: string; email?: string; active?: boolean }> {
+  const out = new Map<string, { name: string; displayName?: string; email?: string; active?: boolean }>();
+  const add = (name: string | undefined) => {
+    if (name && !out.has(name.toLowerCase())) out.set(name.toLowerCase(), { name });
+  };
+  for (const u of bundle.users) out.set(u.name.toLowerCase(), u);
+  for (const c of bundle.content) {
+    add(c.creator);
+    for (const u of c.viewRestrictions?.users ?? []) add(u);
+  }
+  for (const g of bundle.groups) for (const m of g.members) add(m);
+  return out;
+}
+
+function namedGroups(bundle: SourceSpaceBundle): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const g of bundle.groups) out.set(g.name.toLowerCase(), g.name);
+  for (const c of bundle.content) for (const g of c.viewRestrictions?.groups ?? []) if (!out.has(g.toLowerCase())) out.set(g.toLowerCase(), g);
+  return out;
+}
+
+/**
+ * Users and groups of one space, inside its transaction: existing ones (by name, without regard to case) are
+ * used as they are; missing ones are created (users without a usable password, in the `users` group); the
+ * bundle's group memberships are added. Nothing is removed or renamed.
+ */
+export async function ensurePeople(trx: Knex, bundle: SourceSpaceBundle, count: UnitCounter): Promise<People> {
+  const userIds = new Map<string, number>();
+  const groupIds = new Map<string, number>();
+  const wantedUsers = namedUsers(bundle);
+  const everyone = await groups.findByName(trx, BUILTIN_GROUPS.users);
+  for (const [key, u] of wantedUsers) {
+    const existing = await users.findByName(trx, u.name);
+    if (existing) {
+      userIds.set(key, existing.id);
+      count.add('users', 'unchanged');
+      continue;
+    }
+    const row = await users.insert(trx, {
+      name: u.name,
+      displayName: u.displayName || u.name,
+      email: u.email ?? '',
+      passwordHash: NO_USABLE_PASSWORD,
+    });
+    if (u.active === false) await users.deactivate(trx, row.id);
+    if (everyone) await groups.addMember(trx, everyone.id, row.id);
+    userIds.set(key, row.id);
+    count.add('users', 'created');
+  }
+  for (const [key, name] of namedGroups(bundle)) {
+    const existing = await groups.findByName(trx, name);
+    if (existing) count.add('groups', 'unchanged');
+    else count.add('groups', 'created');
+    groupIds.set(key, (existing ?? (await groups.insert(trx, name))).id);
+  }
+  for (const g of bundle.groups) {
+    const groupId = groupIds.get(g.name.toLowerCase())!;
+    for (const member of g.members) {
+      const added = await groups.addMember(trx, groupId, userIds.get(member.toLowerCase())!);
+      count.add('group memberships', added ? 'created' : 'unchanged');
+    }
+  }
+  const withoutPassword = await writerRepository.namesWithPassword(trx, [...userIds.values()], NO_USABLE_PASSWORD);
+  return {
+    userId: (name) => userIds.get(name.toLowerCase()),
+    groupId: (name) => groupIds.get(name.toLowerCase()),
+    withoutPassword,
+  };
+}

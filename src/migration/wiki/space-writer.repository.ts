@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+
+/** A page, blog post or comment as the space writer stores it: the source's version, dates and position. */
+export interface ImportedContent {
+  id: number;
+  type: 'page' | 'blogpost' | 'comment';
+  title: string;
+  spaceId: number;
+  parentId: number | null;
+  containerId: number | null;
+  position: number | null;
+  version: number;
+  body: string;
+  creatorId: number | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+/**
+ * The wiki tables as the space writer writes them. The wiki's own repository starts every content at version
+ * 1 with today's date; an imported page keeps its version number, creator, dates and sibling position, which
+ * the source's scripts and readers know it by. Everything else (restrictions, the code-box index) goes
+ * through the wiki's own repositories and indexers.
+ */
+export const writerRepository = {
+  /** Of these ids, those a content row holds (current or trashed). */
+  async takenIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
+    const taken = new Set<number>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = (await q('contents').whereIn('id', ids.slice(i, i + 1000)).select('id')) as { id: number | string }[];
+      for (const r of rows) taken.add(Number(r.id));
+    }
+    return taken;
+  },
+
+  /** The current row of an imported content (its version and type), or undefined when it is gone. */
+  async row(q: Knex, id: number): Promise<{ id: number; version: number; type: string; space_id: number } | undefined> {
+    const row = (await q('contents').where({ id }).first('id', 'version', 'type', 'space_id')) as
+      | { id: number | string; version: number; type: string; space_id: number }
+      | undefined;
+    return row && { ...row, id: Number(row.id) };
+  },
+
+  /** A fresh id from the contents' sequence (the source's id was taken here). */
+  async nextId(q: Knex): Promise<number> {
+    const result = (await q.raw(`select nextval(pg_get_serial_sequence('contents', 'id')) as id`)) as { rows: { id: number | string }[] };
+    return Number(result.rows[0]!.id);
+  },
+
+  async insert(q: Knex, c: ImportedContent): Promise<void> {
+    await q('contents').insert({
+      id: c.id,
+      type: c.type,
+      title: c.title,
+      space_id: c.spaceId,
+      parent_id: c.parentId,
+      container_id: c.containerId,
+      position: c.position,
+      version: c.version,
+      body: c.body,
+      created_by: c.creatorId,
+      ...(c.createdAt ? { created_at: c.createdAt } : {}),
+      ...(c.updatedAt ?? c.createdAt ? { updated_at: c.updatedAt ?? c.createdAt } : {}),
+    });
+    await this.insertVersion(q, c);
+  },
+
+  /** A changed source record: a new current version (the row stays current, in its space). */
+  async update(q: Knex, c: ImportedContent): Promise<void> {
+    await q('contents')
+      .where({ id: c.id })
+      .update({
+        title: c.title,
+        parent_id: c.parentId,
+        container_id: c.containerId,
+        position: c.position,
+        version: c.version,
+        body: c.body,
+        status: 'current',
+        updated_at: c.updatedAt ?? q.fn.now(),
+      });
+    await this.insertVersion(q, c);
+  },
+
+  async insertVersion(q: Knex, c: ImportedContent): Promise<void> {
+    await q('content_versions')
+      .insert({
+        content_id: c.id,
+        number: c.version,
+        title: c.title,
+        body: c.body,
+        created_by: c.creatorId,
+        ...(c.updatedAt ?? c.createdAt ? { created_at: c.updatedAt ?? c.createdAt } : {}),
+      })
+      .onConflict(['content_id', 'number'])
+      .merge(['title', 'body', 'created_by']);
+  },
+
+  /** Makes the id sequence continue after the highest id (after inserts with the source's ids). */
+  async bumpIdSequence(q: Knex): Promise<void> {
+    await q.raw(`select setval(pg_get_serial_sequence('contents', 'id'), greatest((select max(id) from contents), 1))`);
+  },
+
+  /** Of these users, the names of those whose stored password is `hash` (the imported users' unusable one). */
+  async namesWithPassword(q: Knex, ids: readonly number[], hash: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await q('users').whereIn('id', ids).where({ password_hash: hash }).orderBy('name').pluck('name')) as string[];
+  },
+
+  /** Updates a space's name and description (an imported space whose source changed them). */
+  async updateSpace(q: Knex, id: number, s: { name: string; description: string }): Promise<void> {
+    await q('spaces').where({ id }).update(s);
+  },
+};
