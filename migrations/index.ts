@@ -13,6 +13,8 @@ import * as m20261123112000 from './20261123112000_field_search.ts';
 import * as m20261123130000 from './20261123130000_web_sessions.ts';
 import * as m20261127060000 from './20261127060000_event_log_operation.ts';
 import * as m20261127070000 from './20261127070000_webhooks.ts';
+import * as m20261127100000 from './20261127100000_migration_id_map.ts';
+import * as m20261127101000 from './20261127101000_content_ids_64bit.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -33,4 +35,6 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261123130000_web_sessions': m20261123130000,
   '20261127060000_event_log_operation': m20261127060000,
   '20261127070000_webhooks': m20261127070000,
+  '20261127100000_migration_id_map': m20261127100000,
+  '20261127101000_content_ids_64bit': m20261127101000,
 };

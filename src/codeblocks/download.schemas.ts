@@ -6,9 +6,7 @@ import { invalidParameter } from './download.errors.ts';
 import { decodeBlockKey } from './codebox/block-key.ts';
 import { BoundedCache } from '../platform/cache/bounded-cache.ts';
 import { codePointName, firstUnstorable } from '../platform/http/storable-text.ts';
-
-/** Largest id the content table can hold (PostgreSQL integer). */
-const MAX_CONTENT_ID = 2147483647;
+import { MAX_CONTENT_ID } from '../platform/http/id.schemas.ts';
 
 // Express's simple query parser gives arrays for repeated names; a repeated parameter is ambiguous.
 const one = (name: string) => z.string({ error: `${name} must be given once` });
@@ -16,7 +14,8 @@ const one = (name: string) => z.string({ error: `${name} must be given once` });
 const contentIdText = (name: string) =>
   one(name)
     .trim()
-    .regex(/^\d{1,10}$/, { error: `${name} must be a positive whole number` })
+    // Content ids are 64-bit (issue 31); 16 digits reach past 2^53-1, where the range check takes over.
+    .regex(/^\d{1,16}$/, { error: `${name} must be a positive whole number` })
     .transform(Number)
     .refine((n) => n > 0 && n <= MAX_CONTENT_ID, { error: `${name} is out of range` });
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
+import { MAX_CONTENT_ID } from '../platform/http/id.schemas.ts';
 import { selectViewableIds, selectViewDecision, type ContentType } from './content-access.repository.ts';
 
 export type { ContentType } from './content-access.repository.ts';
@@ -21,7 +22,7 @@ export type ViewDecision =
  * get no implicit view right.
  */
 export async function decideView(q: Knex, user: AuthUser | undefined, contentId: number): Promise<ViewDecision> {
-  if (!Number.isSafeInteger(contentId) || contentId <= 0 || contentId > 2147483647) return { state: 'missing' };
+  if (!Number.isSafeInteger(contentId) || contentId <= 0 || contentId > MAX_CONTENT_ID) return { state: 'missing' };
   // Anonymous: still tell missing from existing content so callers can answer 404 vs 401 consistently.
   const userId = user?.id ?? 0;
   const row = await selectViewDecision(q, contentId, userId);

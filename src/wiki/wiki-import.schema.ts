@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { contentType, spaceKey } from './wiki.schemas.ts';
 import { storableText } from '../platform/http/storable-text.ts';
+import { MAX_CONTENT_ID } from '../platform/http/id.schemas.ts';
 
 // The wiki sections of the `import FILE` document. Content refers to other content by id, so an item that
 // is a parent or container of another needs an explicit `id` (or must already exist with that id).
 
 const principal = z.string().trim().min(1).max(255);
-const id = z.number().int().min(1).max(2147483647);
+/** Content ids: 64-bit, as a cloud wiki's export has them (up to what a JSON number holds exactly). */
+const id = z.number().int().min(1).max(MAX_CONTENT_ID);
 
 export const importSpaces = z.array(
   z.strictObject({

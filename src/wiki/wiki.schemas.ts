@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { storableText } from '../platform/http/storable-text.ts';
+import { MAX_CONTENT_ID } from '../platform/http/id.schemas.ts';
 
 // Request shapes of the wiki host REST. Objects are not strict: Confluence clients habitually send back
 // whole content JSON (id, status, _links …) on updates, and the real host ignores what it does not need.
 
 const MAX_INT4 = 2147483647;
 
-/** A content id as a path segment or JSON value: digits (string or number) within the id column's range. */
+/** A content id as a path segment or JSON value: digits (string or number), 1 … 2^53-1 (the bigint column holds more). */
 export const contentId = z
   .union([z.string(), z.number()])
   .transform((v) => String(v))
-  .pipe(z.string().regex(/^\d{1,10}$/, 'The content id must be a number.'))
+  .pipe(z.string().regex(/^\d{1,16}$/, 'The content id must be a number.'))
   .transform(Number)
-  .refine((n) => n >= 1 && n <= MAX_INT4, 'The content id is out of range.');
+  .refine((n) => n >= 1 && n <= MAX_CONTENT_ID, 'The content id is out of range.');
 
 export const spaceKey = z
   .string({ error: 'The space key is required.' })

@@ -47,11 +47,16 @@ describe('download parameters', () => {
     });
   });
 
+  it('accepts 64-bit content ids up to 2^53-1 (issue 31)', () => {
+    expect(parseDownloadQuery({ key: 'cmF3', macroId: 'm', pageId: '5000000123' }).contentId).toBe(5_000_000_123);
+    expect(parseDownloadQuery({ key: 'cmF3', macroId: 'm', contentId: String(Number.MAX_SAFE_INTEGER) }).contentId).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('refuses zero, negative and oversized ids, and empty keys', () => {
     for (const q of [
       { key: 'cmF3', macroId: 'm', contentId: '0' },
       { key: 'cmF3', macroId: 'm', contentId: '-1' },
-      { key: 'cmF3', macroId: 'm', contentId: '2147483648' },
+      { key: 'cmF3', macroId: 'm', contentId: '9007199254740992' },
       { key: '', macroId: 'm', contentId: '1' },
       { key: 'cmF3', macroId: '', contentId: '1' },
       { key: 'cmF3', macroId: 'm' },

@@ -126,7 +126,7 @@ describe('E1 download edge cases', () => {
     expect500('5', 'E1', await download(m, 'cmF3', { pageId: String(pageId + 1) }), 'INVALID_URL_PARAMETER', 'different');
     const repeated = await t.http.get(`${E1}?key=cmF3&key=cmF3&macroId=${m}&contentId=${pageId}`).set('Authorization', user.auth);
     expect500('5', 'E1', repeated, 'INVALID_URL_PARAMETER', 'once');
-    expect500('5', 'E1', await download(m, 'cmF3', { contentId: '99999999999' }), 'INVALID_URL_PARAMETER', 'contentId');
+    expect500('5', 'E1', await download(m, 'cmF3', { contentId: '9007199254740992' }), 'INVALID_URL_PARAMETER', 'contentId');
     // Unknown extra parameters are ignored.
     expect((await download(m, 'cmF3', { os_authType: 'basic', foo: 'bar' })).status).toBe(200);
   });

@@ -170,7 +170,7 @@ describe('GET /rest/api/content/{id}', () => {
     expect((await t.http.get(`/rest/api/content/${page.id}`).set('Authorization', stranger.auth)).status).toBe(404);
     expect((await t.http.get('/rest/api/content/99999999').set('Authorization', reader.auth)).status).toBe(404);
     expect((await t.http.get('/rest/api/content/12x').set('Authorization', reader.auth)).status).toBe(400);
-    expect((await t.http.get('/rest/api/content/99999999999').set('Authorization', reader.auth)).status).toBe(400);
+    expect((await t.http.get('/rest/api/content/9007199254740992').set('Authorization', reader.auth)).status).toBe(400);
     expect((await t.http.get(`/rest/api/content/${page.id}`)).status).toBe(401);
   });
 });
