@@ -23,6 +23,11 @@ const USAGE = `Usage: addon-pair [command]
   user delete NAME
   token create USERNAME [--name LABEL] [--days N] [--read-only]   prints the raw token
   import FILE                import users, groups … from a JSON document (see docs/operations.md)
+  import-from wiki-export FILE [--space KEY…] [--dry-run] [--json]
+  import-from wiki URL --space KEY… (--token T | --user NAME) [--dry-run] [--json]
+  import-from tracker URL (--token T | --user NAME) [--field ID|NAME…] [--dry-run] [--json]
+                             bring spaces, pages, code boxes, fields and options across from the original
+                             add-ons' wiki and tracker (see docs/migration.md); exit 1 when a unit failed
   options export FIELD CONTEXT [--format json|csv] [--output FILE] [--no-bom]
                              a context's option tree (CONTEXT: an id or default) as JSON or CSV
   options sync FIELD CONTEXT FILE [--apply] [--allow-delete] [--if-match ETAG]
@@ -34,7 +39,7 @@ const USAGE = `Usage: addon-pair [command]
 A password not given with --password is read from the first line of standard input.
 Configuration comes from the environment and a .env file (see .env.example).
 With the embedded database (no DATABASE_URL), a running server runs the user and token commands;
-stop it before migrate or import.`;
+stop it before migrate, import or import-from.`;
 
 async function readPassword(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
@@ -46,6 +51,8 @@ async function readPassword(given: string | undefined): Promise<string> {
 
 async function main(argv: string[]): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
+  // `import-from` has options of its own (repeated --space and --field) and answers usage mistakes with exit 2.
+  if (argv[0] === 'import-from') return importFrom(argv.slice(1));
   const { values: o, positionals: p } = parseOptions(argv);
   const [cmd = 'serve', sub, arg] = p;
   if (o.help || cmd === 'help') return void process.stdout.write(`${USAGE}\n`);
@@ -96,6 +103,17 @@ async function main(argv: string[]): Promise<void> {
   // Else it starts now, and the directory's code loads while PGlite reads and compiles its files.
   const embedded = early ?? (dataFolder ? openEmbedded(dataFolder, 'command') : undefined);
   return (await import('./cli/directory.commands.ts')).runOnDirectory(config, userCommand, hasher, embedded);
+}
+
+/** `import-from …` (cli/import-from.command.ts): runs on the database as `import` does; sets the exit code. */
+async function importFrom(argv: string[]): Promise<void> {
+  const { importFromCommand } = await import('./cli/import-from.command.ts');
+  process.exitCode = await importFromCommand(argv, {
+    readPassword: () => readPassword(undefined),
+    loadConfig: () => loadConfigOrClose(undefined),
+    out: (s) => void process.stdout.write(s),
+    err: (s) => void process.stderr.write(s),
+  });
 }
 
 /** Opens the folder for the server, or for a user or token command (a small shared memory: COMMAND_START_PARAMS). */

@@ -1,0 +1,37 @@
+// The three sources of `import-from`, in one place for the command line and the REST upload: each is loaded
+// only when asked for (a live tracker's code is not needed to read an export file).
+import type { MigrationDeps } from './migration-deps.ts';
+import type { MigrationReport } from './report.ts';
+import type { SourceAuth } from './source-http.ts';
+import type { WikiSource } from './wiki/space-model.ts';
+
+/** A source this build does not (yet) hold: one line, as the sources' own errors. */
+export class SourceUnavailable extends Error {
+  constructor(what: string) {
+    super(`Importing from ${what} is not available in this build.`);
+    this.name = 'SourceUnavailable';
+  }
+}
+
+/** A wiki space export: the zip the wiki's XML export writes, or its bare entities.xml. */
+export async function openWikiExportSource(file: string, opts: { progress: (m: string) => void }): Promise<WikiSource> {
+  void file;
+  void opts;
+  throw new SourceUnavailable('a wiki space export');
+}
+
+/** A live wiki over its content REST. */
+export async function openWikiRestSource(opts: { url: string; auth: SourceAuth; progress: (m: string) => void }): Promise<WikiSource> {
+  void opts;
+  throw new SourceUnavailable('a live wiki');
+}
+
+/** A live tracker running the original field editor. */
+export async function importTrackerSource(
+  deps: MigrationDeps,
+  opts: { url: string; auth: SourceAuth; fields?: string[]; dryRun: boolean; progress: (m: string) => void },
+): Promise<MigrationReport> {
+  void deps;
+  void opts;
+  throw new SourceUnavailable('a live tracker');
+}
