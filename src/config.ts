@@ -129,6 +129,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: intFrom('WEBHOOK_TIMEOUT_MS', 10_000, 10, 600_000),
   WEBHOOK_BACKOFF_MS: intFrom('WEBHOOK_BACKOFF_MS', 10_000, 1, 3_600_000),
   WEBHOOK_RETRY_SECONDS: intFrom('WEBHOOK_RETRY_SECONDS', 86_400, 1, 31_536_000),
+  MIGRATION_UPLOAD_MAX_MB: intFrom('MIGRATION_UPLOAD_MAX_MB', 2048, 1, 1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
   SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
@@ -185,6 +186,8 @@ export type Config = Readonly<{
    * back-off and how long a delivery is retried before its subscription is marked failing.
    */
   webhooks: Readonly<{ allowlist: readonly string[]; pollMs: number; leaseMs: number; timeoutMs: number; backoffMs: number; retrySeconds: number }>;
+  /** Largest space export an administrator may upload to POST /rest/addon-pair/1/migration/wiki-export (bytes). */
+  migrationUploadMaxBytes: number;
   logLevel: string;
   dbPoolMax: number;
   shutdownGraceMs: number;
@@ -274,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffMs: e.WEBHOOK_BACKOFF_MS,
       retrySeconds: e.WEBHOOK_RETRY_SECONDS,
     }),
+    migrationUploadMaxBytes: e.MIGRATION_UPLOAD_MAX_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
     dbPoolMax: e.DB_POOL_MAX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
