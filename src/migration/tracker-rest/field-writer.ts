@@ -1,0 +1,132 @@
+// Writes a source field and its contexts inside the field's transaction. The field is found by its migration
+// record, else adopted when our field of the same id has the same name and type, else created: with the
+// source's id where that is free, otherwise with a new one (mapped and reported). Contexts likewise, the
+// default context paired with ours. Projects and issue types a context names are matched by key and name,
+// and created when missing, so the context's scope reads the same here.
+import type { Knex } from 'knex';
+import { migrationRecords, fingerprintOf } from '../migration-records.repository.ts';
+import { bumpSequence, catalogRepository } from '../../tracker/catalog.repository.ts';
+import { fieldsRepository } from '../../tracker/fields.repository.ts';
+import { shortFieldType } from '../../tracker/field-types.ts';
+import { trackerRules } from '../../tracker/tracker.service.ts';
+import { trackerTarget } from './tracker-target.repository.ts';
+import type { SourceContext, SourceTrackerField } from './tracker-model.ts';
+import type { UnitTally } from './unit-tally.ts';
+
+export const TRACKER_SOURCE = 'tracker';
+
+export interface WrittenField {
+  id: number;
+  typeKey: string;
+  /** Source context id → ours. */
+  contexts: Map<number, number>;
+}
+
+export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally): Promise<WrittenField> {
+  const fieldId = await writeField(trx, src, tally);
+  const contexts = new Map<number, number>();
+  const records = await migrationRecords.findMany(trx, TRACKER_SOURCE, 'context', src.contexts.map((c) => String(c.id)));
+  let inserted = false;
+  for (const c of src.contexts) {
+    const local = await fieldsRepository.contextsOfFields(trx, [fieldId]);
+    const recorded = records.get(String(c.id));
+    let row = recorded ? local.find((l) => l.id === Number(recorded.local_id)) : undefined;
+    row ??= c.isDefault ? local.find((l) => l.is_default) : local.find((l) => l.id === c.id || l.name.toLowerCase() === c.name.toLowerCase());
+    if (row) {
+      const renamed = row.name !== c.name || row.description !== c.description;
+      if (renamed) await fieldsRepository.updateContext(trx, row.id, { name: c.name, description: c.description });
+      const rescoped = !c.isDefault && (await writeScope(trx, fieldId, row.id, c, tally));
+      tally.add('contexts', renamed || rescoped ? 'updated' : 'unchanged');
+    } else {
+      const free = !(await trackerTarget.takenContextIds(trx, [c.id])).has(c.id);
+      row = await fieldsRepository.insertContext(trx, { id: free ? c.id : undefined, fieldId, name: c.name, description: c.description, isDefault: false });
+      if (!free) tally.map('context', c.id, row.id);
+      inserted ||= free;
+      await writeScope(trx, fieldId, row.id, c, tally);
+      tally.add('contexts', 'created');
+    }
+    contexts.set(c.id, row.id);
+    await migrationRecords.save(trx, TRACKER_SOURCE, 'context', { sourceId: String(c.id), localId: String(row.id), fingerprint: fingerprintOf(contextState(c)) });
+  }
+  if (inserted) await bumpSequence(trx, 'field_contexts');
+  return { id: fieldId, typeKey: src.typeKey, contexts };
+}
+
+const contextState = (c: SourceContext) => ({ name: c.name, description: c.description, projects: c.projects, issueTypes: c.issueTypes });
+
+async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally): Promise<number> {
+  const recorded = await migrationRecords.find(trx, TRACKER_SOURCE, 'field', String(src.id));
+  let local = recorded ? await trackerTarget.field(trx, Number(recorded.local_id)) : undefined;
+  if (!local) {
+    const same = await trackerTarget.field(trx, src.id);
+    if (same && same.name.toLowerCase() === src.name.toLowerCase() && same.type_key === src.typeKey) local = same;
+    else {
+      const dflt = src.contexts.find((c) => c.isDefault);
+      const contextFree = dflt !== undefined && !(await trackerTarget.takenContextIds(trx, [dflt.id])).has(dflt.id);
+      const created = await trackerRules.createField(trx, {
+        id: same ? undefined : src.id,
+        name: src.name,
+        description: src.description,
+        type: src.typeKey,
+        defaultContextId: contextFree ? dflt.id : undefined,
+      });
+      if (same) tally.map('field', src.id, created.field.id);
+      else await bumpSequence(trx, 'custom_fields');
+      if (contextFree) await bumpSequence(trx, 'field_contexts');
+      tally.add('fields', 'created');
+      return created.field.id;
+    }
+  }
+  if (local.type_key !== src.typeKey) {
+    throw new Error(`the field is a ${shortFieldType(src.typeKey)} on the source but a ${shortFieldType(local.type_key)} here (field ${local.id})`);
+  }
+  if (local.name !== src.name || local.description !== src.description) {
+    await trackerTarget.updateField(trx, local.id, { name: src.name, description: src.description });
+    tally.add('fields', 'updated');
+  } else tally.add('fields', 'unchanged');
+  return local.id;
+}
+
+/** Brings a context's projects and issue types in line with the source; answers whether anything changed. */
+async function writeScope(trx: Knex.Transaction, fieldId: number, contextId: number, c: SourceContext, tally: UnitTally): Promise<boolean> {
+  let changed = false;
+  if (c.projects) {
+    const ids: number[] = [];
+    for (const p of c.projects) {
+      let row = await catalogRepository.findProjectByKey(trx, p.key);
+      if (!row) {
+        row = await trackerRules.createProject(trx, { key: p.key, name: p.name, description: p.description });
+        tally.add('projects', 'created');
+      }
+      ids.push(row.id);
+    }
+    const now = (await fieldsRepository.projectLinks(trx, [contextId])).map((l) => l.project_id);
+    if (!sameSet(now, ids)) {
+      await fieldsRepository.setProjects(trx, fieldId, contextId, [...new Set(ids)]);
+      changed = true;
+    }
+  }
+  if (c.issueTypes) {
+    const ids: number[] = [];
+    for (const t of c.issueTypes) {
+      let row = await catalogRepository.findIssueTypeByName(trx, t.name);
+      if (!row) {
+        row = await trackerRules.createIssueType(trx, { name: t.name, description: t.description, type: t.subtask ? 'subtask' : 'standard' });
+        tally.add('issue types', 'created');
+      }
+      ids.push(row.id);
+    }
+    const now = (await fieldsRepository.issueTypeLinks(trx, [contextId])).map((l) => l.issue_type_id);
+    if (!sameSet(now, ids)) {
+      await fieldsRepository.setIssueTypes(trx, contextId, [...new Set(ids)]);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}

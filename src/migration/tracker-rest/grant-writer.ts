@@ -1,0 +1,83 @@
+// The field editor's grants of a source field, global and per context, with the users and groups they name.
+// A user missing here is created from the source's record with a password nobody knows (the report lists it,
+// an administrator sets one); a group missing here is created, and its members as the source lists them join
+// it. A grant that exists is left alone; grants here that the source does not have are kept and counted.
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { usersRepository } from '../../directory/users.repository.ts';
+import { BUILTIN_GROUPS, groupsRepository } from '../../directory/groups.repository.ts';
+import { grantsRepository, type Principal } from '../../fieldeditor/grants/grants.repository.ts';
+import type { SourcePrincipals, SourceTrackerField } from './tracker-model.ts';
+import type { WrittenField } from './field-writer.ts';
+import type { UnitTally } from './unit-tally.ts';
+
+export interface GrantWriterDeps {
+  /** Hashes a password (the process's hasher): used for the unknown random one of a created user. */
+  hashPassword: (password: string) => Promise<string>;
+}
+
+export async function writeGrants(
+  trx: Knex.Transaction,
+  src: SourceTrackerField,
+  principals: SourcePrincipals,
+  field: WrittenField,
+  tally: UnitTally,
+  deps: GrantWriterDeps,
+): Promise<void> {
+  const ensureUser = async (name: string): Promise<number | undefined> => {
+    const found = await usersRepository.findByName(trx, name);
+    if (found) return found.id;
+    const u = principals.users.get(name);
+    if (!u) return undefined;
+    const row = await usersRepository.insert(trx, {
+      name: u.name,
+      displayName: u.displayName ?? u.name,
+      email: u.email ?? '',
+      passwordHash: await deps.hashPassword(randomBytes(24).toString('base64url')),
+    });
+    if (u.active === false) await usersRepository.deactivate(trx, row.id);
+    const everyone = await groupsRepository.findByName(trx, BUILTIN_GROUPS.users);
+    if (everyone) await groupsRepository.addMember(trx, everyone.id, row.id);
+    tally.add('users', 'created');
+    tally.usersCreated.push(u.name);
+    return row.id;
+  };
+
+  for (const [name, group] of principals.groups) {
+    let row = await groupsRepository.findByName(trx, name);
+    if (!row) {
+      row = await groupsRepository.insert(trx, name);
+      tally.add('groups', 'created');
+    } else tally.add('groups', 'unchanged');
+    for (const member of group?.members ?? []) {
+      const userId = await ensureUser(member);
+      if (userId === undefined) tally.skip('group members the source does not know');
+      else tally.add('memberships', (await groupsRepository.addMember(trx, row.id, userId)) ? 'created' : 'unchanged');
+    }
+  }
+
+  const wanted = new Set<string>();
+  for (const g of src.grants) {
+    const contextId = g.contextId === null ? null : field.contexts.get(g.contextId);
+    if (contextId === undefined) {
+      tally.skip('grants on a context the source did not list');
+      continue;
+    }
+    if (g.type === 'user' && (await ensureUser(g.name)) === undefined) {
+      tally.skip('grants of users the source does not know');
+      continue;
+    }
+    const p: Principal = { type: g.type, name: g.name };
+    wanted.add(grantKey(contextId, p));
+    if (await grantsRepository.exists(trx, field.id, contextId, p)) tally.add('grants', 'unchanged');
+    else {
+      await grantsRepository.add(trx, field.id, contextId, [p]);
+      tally.add('grants', 'created');
+    }
+  }
+  const here = [...(await grantsRepository.ofField(trx, field.id, 'global')), ...(await grantsRepository.ofField(trx, field.id, 'contexts'))];
+  const extra = here.filter((g) => !wanted.has(grantKey(g.context_id, { type: g.principal_type, name: g.principal_name })));
+  tally.skip('grants here that the source does not have (kept)', extra.length);
+}
+
+const grantKey = (contextId: number | null, p: Principal) => `${contextId ?? 'global'}|${p.type}|${p.name.toLowerCase()}`;

@@ -1,0 +1,140 @@
+// Brings each context's option tree in line with the source, list by list (each list locked as every option
+// write locks it): an option is found by its migration record, else by value among its siblings; it is renamed
+// and enabled or disabled as the source has it, new ones keep the source's id where no option here has it
+// (mapped and reported otherwise), and the list takes the source's order. Options here that the source does not
+// have are kept, after the source's, and counted. Then each context's default value, by the mapped ids.
+import type { Knex } from 'knex';
+import { fingerprintOf, migrationRecords, type MigrationRecord } from '../migration-records.repository.ts';
+import { POSITION_GAP } from '../../fieldeditor/fieldeditor.model.ts';
+import { valueKey, type OptionRow } from '../../fieldeditor/options/options.model.ts';
+import { insertOptions, listRows, lockList, syncOptionIdSequence, updateOption, writeOrder, type ListKey } from '../../fieldeditor/options/options.repository.ts';
+import { clearDefault, insertDefault, readDefaultOptions } from '../../fieldeditor/options/defaults.repository.ts';
+import { trackerTarget } from './tracker-target.repository.ts';
+import { walkOptions, type SourceOption, type SourceTrackerField } from './tracker-model.ts';
+import { TRACKER_SOURCE, type WrittenField } from './field-writer.ts';
+import type { UnitTally } from './unit-tally.ts';
+
+interface Run {
+  trx: Knex.Transaction;
+  fieldId: number;
+  tally: UnitTally;
+  records: Map<string, MigrationRecord>;
+  /** Option ids in use here (any field): a new option keeps the source's id only when it is not among them. */
+  taken: Set<number>;
+  /** Source option id → ours, for the defaults. */
+  ids: Map<number, number>;
+  explicitIds: boolean;
+}
+
+export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: SourceTrackerField, field: WrittenField, tally: UnitTally): Promise<void> {
+  const all = src.contexts.flatMap((c) => [...walkOptions(c.options)].map((o) => o.id));
+  const run: Run = {
+    trx,
+    fieldId: field.id,
+    tally,
+    records: await migrationRecords.findMany(trx, TRACKER_SOURCE, 'option', all.map(String)),
+    taken: await trackerTarget.takenOptionIds(trx, all),
+    ids: new Map(),
+    explicitIds: false,
+  };
+  for (const c of src.contexts) {
+    const contextId = field.contexts.get(c.id);
+    if (contextId === undefined) continue;
+    await writeList(run, { contextId, parentId: null }, c.options);
+  }
+  if (run.explicitIds) await syncOptionIdSequence(trx);
+  for (const c of src.contexts) {
+    const contextId = field.contexts.get(c.id);
+    if (contextId !== undefined) await writeDefault(run, contextId, c.defaultOptionIds);
+  }
+}
+
+async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]): Promise<void> {
+  const { trx, tally } = run;
+  await lockList(trx, list);
+  const rows = await listRows(trx, list);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byKey = new Map(rows.map((r) => [valueKey(r.value), r]));
+  const claimed = new Map<number, OptionRow>();
+  const match = (n: SourceOption): OptionRow | undefined => {
+    const rec = run.records.get(String(n.id));
+    const found = (rec && byId.get(Number(rec.local_id))) || byKey.get(valueKey(n.value));
+    return found && !claimed.has(found.id) ? found : undefined;
+  };
+  const matched = nodes.map((n) => {
+    const row = match(n);
+    if (row) claimed.set(row.id, row);
+    return row;
+  });
+  // Renames go through a placeholder first, so that values swapped between siblings never collide.
+  const renamed = nodes.flatMap((n, i) => (matched[i] && matched[i].value !== n.value ? [[n, matched[i]] as const] : []));
+  for (const [, row] of renamed) await updateOption(trx, row.id, { value: `\u0001${row.id}` });
+  // Reordered: an option whose place among the matched ones moved (new and kept ones do not count).
+  const before = new Map(rows.filter((r) => claimed.has(r.id)).map((r, i) => [r.id, i]));
+  const after = new Map(matched.flatMap((r) => (r ? [r.id] : [])).map((id, i) => [id, i]));
+  const kept = rows.filter((r) => !claimed.has(r.id));
+  const fresh: { node: SourceOption; row: Record<string, unknown> }[] = [];
+  for (const [i, n] of nodes.entries()) {
+    const row = matched[i];
+    if (row) {
+      const changed = row.value !== n.value || row.disabled !== n.disabled;
+      if (changed) await updateOption(trx, row.id, { value: n.value, disabled: n.disabled });
+      tally.add('options', changed || before.get(row.id) !== after.get(row.id) ? 'updated' : 'unchanged');
+      run.ids.set(n.id, row.id);
+    } else {
+      const keepId = !run.taken.has(n.id);
+      const values = { field_id: run.fieldId, context_id: list.contextId, parent_id: list.parentId, value: n.value, value_key: valueKey(n.value), disabled: n.disabled };
+      fresh.push({ node: n, row: { ...(keepId ? { id: n.id } : {}), ...values, position: (rows.length + fresh.length) * POSITION_GAP } });
+    }
+  }
+  await insertFresh(run, fresh);
+  const finalOrder = nodes.map((n) => run.ids.get(n.id) ?? 0).concat(kept.map((r) => r.id));
+  await writeOrder(trx, list, finalOrder);
+  tally.skip('options here that the source does not have (kept, after its own)', kept.length);
+  for (const n of nodes) {
+    const localId = run.ids.get(n.id);
+    if (localId === undefined) continue;
+    await migrationRecords.save(trx, TRACKER_SOURCE, 'option', {
+      sourceId: String(n.id),
+      localId: String(localId),
+      fingerprint: fingerprintOf({ value: n.value, disabled: n.disabled, parent: list.parentId }),
+    });
+    // A new option has no children here yet; an existing one may have some (kept ones are counted).
+    if (n.children.length > 0 || byId.has(localId)) await writeList(run, { contextId: list.contextId, parentId: localId }, n.children);
+  }
+}
+
+/** New options in one or two statements (with the source's ids, and without where they were taken). */
+async function insertFresh(run: Run, fresh: { node: SourceOption; row: Record<string, unknown> }[]): Promise<void> {
+  for (const batch of [fresh.filter((f) => 'id' in f.row), fresh.filter((f) => !('id' in f.row))]) {
+    if (batch.length === 0) continue;
+    const inserted = await insertOptions(run.trx, batch.map((f) => f.row));
+    const idByKey = new Map(inserted.map((r) => [r.value_key, r.id]));
+    for (const f of batch) {
+      const id = idByKey.get(String(f.row.value_key));
+      if (id === undefined) throw new Error(`option ${f.node.id} was not inserted`);
+      run.ids.set(f.node.id, id);
+      run.taken.add(id);
+      if (id !== f.node.id) run.tally.map('option', f.node.id, id);
+      else run.explicitIds = true;
+      run.tally.add('options', 'created');
+    }
+  }
+}
+
+async function writeDefault(run: Run, contextId: number, sourceIds: readonly number[]): Promise<void> {
+  const wanted = sourceIds.map((id) => run.ids.get(id));
+  if (wanted.some((id) => id === undefined)) {
+    run.tally.skip('defaults naming an option the source did not list');
+    return;
+  }
+  const now = (await readDefaultOptions(run.trx, contextId)).map((r) => r.id);
+  const same = now.length === wanted.length && now.every((id, i) => id === wanted[i]);
+  if (same) {
+    run.tally.add('defaults', 'unchanged', wanted.length > 0 ? 1 : 0);
+    return;
+  }
+  await clearDefault(run.trx, contextId);
+  await insertDefault(run.trx, contextId, wanted as number[]);
+  run.tally.add('defaults', now.length === 0 ? 'created' : 'updated');
+}

@@ -1,0 +1,37 @@
+// The few reads and writes the tracker import needs that the tracker's and field editor's repositories do not
+// offer: is an id free (fields, contexts, options are matched by the source's id where it is), one field by id,
+// a field's name and description brought in line with the source. Everything else goes through their repositories.
+import type { Knex } from 'knex';
+
+export interface TargetField {
+  id: number;
+  name: string;
+  description: string;
+  type_key: string;
+}
+
+export const trackerTarget = {
+  async field(q: Knex, id: number): Promise<TargetField | undefined> {
+    return (await q('custom_fields').select('id', 'name', 'description', 'type_key').where({ id }).first()) as TargetField | undefined;
+  },
+
+  async updateField(q: Knex, id: number, f: { name: string; description: string }): Promise<void> {
+    await q('custom_fields').where({ id }).update({ name: f.name, name_key: f.name.toLowerCase(), description: f.description });
+  },
+
+  /** Which of these context ids exist (in any field). */
+  async takenContextIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    return new Set((await q('field_contexts').whereIn('id', ids).select<{ id: number }[]>('id')).map((r) => r.id));
+  },
+
+  /** Which of these option ids exist (in any field or context). */
+  async takenOptionIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
+    const taken = new Set<number>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await q('field_options').whereIn('id', ids.slice(i, i + 1000)).select<{ id: number }[]>('id');
+      for (const r of rows) taken.add(r.id);
+    }
+    return taken;
+  },
+};
