@@ -4,6 +4,7 @@
 // resolved afterwards, in space-assembly.ts.
 import type { BodySpool, SpoolSlice } from './body-spool.ts';
 import { WikiExportError } from './export-error.ts';
+import { ExportPeople } from './export-people.ts';
 import type { ExportObject, ObjectRef, PropValue } from './object-reader.ts';
 
 export type ContentKind = 'page' | 'blogpost' | 'comment' | 'description';
@@ -89,12 +90,7 @@ export class ExportIndex {
   readonly permissionSets = new Map<number, { type: string; contentId?: number }>();
   readonly setOfPermission = new Map<number, number>();
   readonly permissions: PermissionMeta[] = [];
-  readonly userByKey = new Map<string, { name: string; email?: string }>();
-  readonly directoryUsers = new Map<string, { name: string; displayName?: string; email?: string; active?: boolean }>();
-  readonly userNameById = new Map<string, string>();
-  readonly groupNameById = new Map<string, string>();
-  readonly groupNames = new Set<string>();
-  readonly memberships: { group: string; user: string; byId: boolean }[] = [];
+  readonly people = new ExportPeople();
   /** Forbidden characters dropped in objects that belong to no content (users, groups, spaces). */
   droppedElsewhere = 0;
   objects = 0;
@@ -106,6 +102,10 @@ export class ExportIndex {
     const p = o.props;
     const kind = CONTENT_KINDS[o.cls];
     if (kind) return this.addContent(kind, o);
+    if (this.people.add(o)) {
+      this.droppedElsewhere += o.dropped;
+      return;
+    }
     switch (o.cls) {
       case 'BodyContent':
         return this.addBody(o);
@@ -146,43 +146,6 @@ export class ExportIndex {
           userKey: refOf(p.get('userSubject'))?.id,
           groupName: str(p.get('groupName')) || undefined,
         });
-        break;
-      }
-      case 'ConfluenceUserImpl': {
-        const name = str(p.get('name')) ?? str(p.get('lowerName'));
-        if (name) this.userByKey.set(o.id, { name, email: str(p.get('email')) || undefined });
-        break;
-      }
-      case 'User':
-      case 'InternalUser': {
-        const name = str(p.get('name'));
-        if (!name) break;
-        this.userNameById.set(o.id, name);
-        const active = str(p.get('active'))?.trim();
-        this.directoryUsers.set(name.toLowerCase(), {
-          name,
-          displayName: str(p.get('displayName')) || str(p.get('fullName')) || undefined,
-          email: str(p.get('emailAddress')) || str(p.get('email')) || undefined,
-          active: active === undefined || active === '' ? undefined : active === 'true',
-        });
-        break;
-      }
-      case 'Group':
-      case 'InternalGroup': {
-        const name = str(p.get('name'));
-        if (name) {
-          this.groupNameById.set(o.id, name);
-          this.groupNames.add(name);
-        }
-        break;
-      }
-      case 'HibernateMembership':
-      case 'InternalMembership': {
-        const type = str(p.get('membershipType'));
-        if (type && type !== 'GROUP_USER') break;
-        const group = refOf(p.get('parentGroup'))?.id ?? str(p.get('parentName'));
-        const user = refOf(p.get('childUser'))?.id ?? str(p.get('childName'));
-        if (group && user) this.memberships.push({ group, user, byId: refOf(p.get('parentGroup')) !== undefined });
         break;
       }
       default:

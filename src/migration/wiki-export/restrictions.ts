@@ -33,7 +33,7 @@ export function restrictionsOf(index: ExportIndex, contentIds: Set<number>): Res
     const contentId = setId === undefined ? undefined : viewSets.get(setId);
     if (contentId === undefined || (p.type && p.type !== 'View')) continue;
     const r = view.get(contentId) ?? { users: [], groups: [], userKeys: [] };
-    const user = p.userKey === undefined ? undefined : index.userByKey.get(p.userKey);
+    const user = p.userKey === undefined ? undefined : index.people.userByKey.get(p.userKey);
     if (user && p.userKey) {
       if (!r.users.includes(user.name)) r.users.push(user.name);
       r.userKeys.push(p.userKey);
@@ -44,27 +44,5 @@ export function restrictionsOf(index: ExportIndex, contentIds: Set<number>): Res
       unresolved.delete(contentId);
     }
   }
-  let members: Map<string, Set<string>> | undefined;
-  return {
-    view,
-    unresolved,
-    editSets,
-    membersOf(group) {
-      members ??= membershipMap(index);
-      return [...(members.get(group) ?? [])].sort();
-    },
-  };
-}
-
-function membershipMap(index: ExportIndex): Map<string, Set<string>> {
-  const map = new Map<string, Set<string>>();
-  for (const m of index.memberships) {
-    const group = m.byId ? index.groupNameById.get(m.group) : m.group;
-    const user = m.byId ? index.userNameById.get(m.user) : m.user;
-    if (!group || !user) continue;
-    const set = map.get(group) ?? new Set<string>();
-    set.add(user);
-    map.set(group, set);
-  }
-  return map;
+  return { view, unresolved, editSets, membersOf: (group) => index.people.membersOf(group) };
 }

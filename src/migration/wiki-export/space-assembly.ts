@@ -112,7 +112,7 @@ export async function assembleSpace(
     if (parentId !== undefined) item.parentId = parentId;
     if (c.kind === 'comment') item.containerId = c.containerId;
     if (c.position !== undefined) item.position = c.position;
-    const creator = c.creatorKey ? index.userByKey.get(c.creatorKey)?.name : undefined;
+    const creator = c.creatorKey ? index.people.userByKey.get(c.creatorKey)?.name : undefined;
     if (creator) item.creator = creator;
     if (c.created !== undefined) item.createdAt = new Date(c.created);
     if (c.updated !== undefined) item.updatedAt = new Date(c.updated);
@@ -124,11 +124,11 @@ export async function assembleSpace(
   const groups: SourceGroup[] = [...groupNames].sort().map((name) => ({ name, members: restrictions.membersOf(name) }));
   const userNames = new Set<string>();
   for (const k of userKeys) {
-    const u = index.userByKey.get(k);
+    const u = index.people.userByKey.get(k);
     if (u) userNames.add(u.name);
   }
   groups.forEach((g) => g.members.forEach((m) => userNames.add(m)));
-  const emails = new Map([...index.userByKey.values()].map((u) => [u.name, u.email]));
+  const emails = new Map([...index.people.userByKey.values()].map((u) => [u.name, u.email]));
   const users: SourceUser[] = [...userNames].sort().map((name) => sourceUser(index, name, emails.get(name)));
 
   const descMeta = space.descriptionId === undefined ? undefined : index.content.get(space.descriptionId);
@@ -155,7 +155,7 @@ export async function assembleSpace(
 
 /** A user as the directory objects describe them, else as the wiki's user record (name and email) does. */
 function sourceUser(index: ExportIndex, name: string, implEmail: string | undefined): SourceUser {
-  const d = index.directoryUsers.get(name.toLowerCase());
+  const d = index.people.directoryUsers.get(name.toLowerCase());
   const user: SourceUser = { name };
   const displayName = d?.displayName;
   const email = d?.email ?? implEmail;
