@@ -50,6 +50,17 @@ describe('importFromTracker', () => {
     for (const id of [seeded.tree, seeded.single, seeded.multi]) {
       expect(await snapshot(target, id), `field ${id}`).toEqual(await snapshot(source, id));
     }
+    // The snapshots compared above hold what was seeded (so the comparison is not of two empty things).
+    type Snap = { contexts: { options: { value: string; disabled: boolean; children: { value: string; children: { value: string }[] }[] }[]; default: unknown }[] };
+    const tree3 = (await snapshot(target, seeded.tree)) as Snap & { contextGrants: { users: string[] }[] };
+    expect(tree3.contexts[0]!.options[0]!.children[0]!.children.map((o) => o.value)).toEqual(['Paris', 'Lyon']);
+    expect(tree3.contexts[0]!.options[2]).toMatchObject({ value: 'Mars', disabled: true });
+    expect(tree3.contexts[0]!.default).toEqual({ option: 'Europe', child: 'Spain', options: [] });
+    expect(tree3.contextGrants.flatMap((g) => g.users)).toEqual([seeded.editor]);
+    const single = (await snapshot(target, seeded.single)) as Snap & { grants: { groups: string[] } };
+    expect(single.contexts[0]!.options.map((o) => `${o.value}${o.disabled ? '-' : ''}`)).toEqual(['Blue', 'Red', 'Green', 'Grey-']);
+    expect(single.grants.groups).toEqual([seeded.group]);
+    expect(((await snapshot(target, seeded.multi)) as Snap).contexts[0]!.default).toEqual({ option: null, child: null, options: ['Three', 'One'] });
     expect(messages.some((m) => m.includes(`field ${seeded.singleName}`))).toBe(true);
     expect(JSON.stringify({ report, messages })).not.toContain('admin-secret');
   });
