@@ -56,7 +56,9 @@ class ObjectParser {
 
   constructor(private readonly label: string) {
     this.parser.on('error', (err) => {
-      const where = err.message.replace(/^undefined:/, 'line ');
+      // saxes says "4:60: unexpected close tag." (line:column: what); said here as "line 4, column 60: …".
+      const m = /(\d+):(\d+): (.*?)\.?$/.exec(err.message);
+      const where = m ? `line ${m[1]}, column ${m[2]}: ${m[3]}` : err.message;
       if (!this.rootSeen) throw new WikiExportError('not-export', `${label} is not a wiki space export: not XML (${where})`);
       throw new WikiExportError('malformed-xml', `${label} is not well-formed XML: ${where}`);
     });
