@@ -3,12 +3,15 @@
 // indexers that add-ons fill (content-indexer.ts).
 import type { Feature, FeatureContext } from '../platform/feature.ts';
 import { buildRouter } from '../platform/http/endpoint.ts';
+import type { OperationDoc } from '../platform/openapi/operation.ts';
 import { ContentIndexers } from './content-indexer.ts';
 import { SpacesService } from './spaces.service.ts';
 import { ContentService } from './content.service.ts';
 import { RestrictionsService } from './restrictions.service.ts';
 import { spacesEndpoints } from './spaces.endpoints.ts';
 import { contentEndpoints } from './content.endpoints.ts';
+import { groupMemberEndpoints, type GroupMembersDeps } from './group-members.endpoints.ts';
+import { DirectoryPages } from '../directory/directory-pages.service.ts';
 import { wikiImports } from './wiki.importer.ts';
 import { renderWikiJson } from './wiki-json.renderer.ts';
 import { leaveVersionedPaths } from './versioned-paths.ts';
@@ -21,8 +24,9 @@ export interface WikiServices {
   indexers: ContentIndexers;
 }
 
-/** Every endpoint of the wiki host REST, in the order of its description. */
-export const wikiEndpoints = [...spacesEndpoints, ...contentEndpoints];
+/** Every endpoint of the wiki host REST, in the order of its description. The group members are the wiki's
+ *  read of the directory (what a live wiki import reads, issue 31). */
+export const wikiEndpoints: OperationDoc[] = [...spacesEndpoints, ...contentEndpoints, ...groupMemberEndpoints];
 
 /** The wiki mount takes large bodies: a code-box template alone may be 1 MiB, and a page holds many. */
 export const WIKI_BODY_LIMIT = 16 * 1024 * 1024;
@@ -38,6 +42,8 @@ export function createWikiFeature({ db, config }: FeatureContext): Feature<WikiS
     restrictions: new RestrictionsService(db.knex, db.changes, content),
     indexers,
   };
+  // Only `members` is used, which does not look at the lockout length.
+  const groupDeps: GroupMembersDeps = { groupMembers: new DirectoryPages(db.knex, config.lockoutMinutes), baseUrl: config.baseUrl };
   return {
     name: 'wiki',
     services: wiki,
@@ -50,7 +56,10 @@ export function createWikiFeature({ db, config }: FeatureContext): Feature<WikiS
           render: renderWikiJson,
           // `/content` is closed to anonymous callers as a whole: an unknown path or method below it answers 401
           // to them, 404 only to a user.
-          routers: [buildRouter(wikiEndpoints, { ...wiki, baseUrl: config.baseUrl }, { mountedAt: WIKI_API, closedPrefixes: ['/content'] })],
+          routers: [
+            buildRouter([...spacesEndpoints, ...contentEndpoints], { ...wiki, baseUrl: config.baseUrl }, { mountedAt: WIKI_API, closedPrefixes: ['/content'] }),
+            buildRouter(groupMemberEndpoints, groupDeps, { mountedAt: WIKI_API }),
+          ],
           bodyLimit: WIKI_BODY_LIMIT,
           // A versioned path (`/rest/api/3/…`) is the tracker's: its 404 is the tracker's too (issue 26).
           before: [leaveVersionedPaths],

@@ -1,0 +1,79 @@
+// The live wiki as a WikiSource (issue 31): its spaces read over the wiki's content REST (docs/host-api.md
+// "Wiki", the interface our own wiki serves too) through the shared client for live sources, so every failure
+// is one line that names the cause (unreachable, credentials refused, HTML where JSON was expected) and never
+// the credentials. The source's user reads what it may view: a page hidden from it is not imported.
+import { isNotFound, SourceClient, type SourceAuth } from '../source-http.ts';
+import type { SourceSpaceBundle, WikiSource } from '../wiki/space-model.ts';
+import { restSpace, restSpaceList, type RestSpace } from './wiki-rest.schemas.ts';
+import { SpaceReader, wikiList } from './wiki-rest-reader.ts';
+
+export interface WikiRestOptions {
+  /** The wiki's base URL (with its context path, e.g. https://wiki.example.com/wiki). */
+  url: string;
+  auth: SourceAuth;
+  progress: (m: string) => void;
+  /** For tests: how long one request may take. */
+  timeoutMs?: number;
+}
+
+const SPACE_EXPAND = 'description.plain,homepage';
+
+/** One space by key; undefined when the wiki holds none the user may read (the writer reports the key). */
+async function spaceByKey(client: SourceClient, key: string): Promise<RestSpace | undefined> {
+  try {
+    return await client.getJson(`rest/api/space/${encodeURIComponent(key)}`, { expand: SPACE_EXPAND }, restSpace);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+class WikiRestSource implements WikiSource {
+  readonly label: string;
+
+  constructor(
+    private readonly client: SourceClient,
+    private readonly progress: (m: string) => void,
+  ) {
+    this.label = `wiki ${client.base.origin}${client.base.pathname.replace(/\/$/, '')}`;
+  }
+
+  async *spaces(keys?: readonly string[]): AsyncIterable<SourceSpaceBundle> {
+    for await (const space of this.wanted(keys)) {
+      this.progress(`space ${space.key}: reading from ${this.label}`);
+      yield await new SpaceReader(this.client, this.progress).read(space);
+    }
+  }
+
+  /** The spaces asked for (each read whole, with its description), or every space the user may read. */
+  private async *wanted(keys?: readonly string[]): AsyncGenerator<RestSpace> {
+    if (keys && keys.length > 0) {
+      for (const key of keys) {
+        const space = await spaceByKey(this.client, key);
+        if (space) yield space;
+        else this.progress(`space ${key}: not found on ${this.label}`);
+      }
+      return;
+    }
+    const listed: string[] = [];
+    for await (const s of wikiList(this.client, 'rest/api/space', { expand: SPACE_EXPAND }, restSpaceList)) listed.push(s.key);
+    for (const key of listed) {
+      const space = await spaceByKey(this.client, key);
+      if (space) yield space;
+    }
+  }
+
+  async close(): Promise<void> {
+    // Nothing is held open between requests.
+  }
+}
+
+/**
+ * Opens a live wiki: checks at once that it answers the content REST with these credentials (one short list
+ * of spaces), so a wrong URL or password fails before anything is imported.
+ */
+export async function openWikiRest(opts: WikiRestOptions): Promise<WikiSource> {
+  const client = new SourceClient({ url: opts.url, auth: opts.auth, ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }) });
+  await client.getJson('rest/api/space', { limit: 1 }, restSpaceList);
+  return new WikiRestSource(client, opts.progress);
+}
