@@ -56,3 +56,15 @@ describe('PasswordHasher.prepare (the command line hashes while it loads)', () =
     expect(calls.length).toBe(before + 1);
   });
 });
+
+describe('PasswordHasher.verify of a stored value that matches no password', () => {
+  it('refuses every password, after a whole scrypt check like a wrong password costs', async () => {
+    const calls = vi.mocked(scrypt).mock.calls;
+    const hasher = new PasswordHasher(cost);
+    for (const stored of ['!imported-without-password', '', 'scrypt$0$8$1$AAAA$AAAA', 'scrypt$1024$8$1$AAAA$']) {
+      const before = calls.length;
+      expect(await hasher.verify('anything', stored)).toBe(false);
+      expect(calls.length).toBe(before + 1);
+    }
+  });
+});

@@ -86,11 +86,15 @@ export class PasswordHasher {
 
   private async check(password: string, stored: string): Promise<boolean> {
     const parts = stored.split('$');
-    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
     const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+    const expected = Buffer.from(parts[5] ?? '', 'base64');
+    // A value that can match no password (a user imported without one, issue 31) still costs a whole check,
+    // so the time of a refusal does not tell that such a user exists.
+    if (parts.length !== 6 || parts[0] !== 'scrypt' || !N || !r || !p || expected.length === 0) {
+      await this.check(password, this.dummy);
+      return false;
+    }
     const salt = Buffer.from(parts[4]!, 'base64');
-    const expected = Buffer.from(parts[5]!, 'base64');
-    if (!N || !r || !p || expected.length === 0) return false;
     const key = await scrypt(password, salt, expected.length, scryptOptions({ N, r, p }));
     return timingSafeEqual(key, expected);
   }
