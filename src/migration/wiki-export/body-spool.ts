@@ -23,8 +23,9 @@ export class BodySpool {
   private pendingBytes = 0;
   private written = 0;
 
-  constructor() {
-    this.dir = mkdtempSync(join(tmpdir(), 'addon-pair-export-'));
+  /** `parent`: where the spool's folder goes (the system's temporary folder by default). */
+  constructor(parent = tmpdir()) {
+    this.dir = mkdtempSync(join(parent, 'addon-pair-export-'));
     this.fd = openSync(join(this.dir, 'bodies'), 'w+', 0o600);
   }
 

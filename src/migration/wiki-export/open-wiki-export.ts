@@ -13,6 +13,9 @@ import { assembleSpace } from './space-assembly.ts';
 
 export interface OpenWikiExportOptions {
   progress: (message: string) => void;
+  /** Where the bodies are spooled while the export is open (the system's temporary folder by default); an
+   *  export's bodies take about as much room as its entities.xml. */
+  tmpDir?: string;
 }
 
 const MB = 1024 * 1024;
@@ -23,7 +26,7 @@ export async function openWikiExport(file: string, opts: OpenWikiExportOptions):
   const name = basename(file);
   const input = await openEntities(file);
   opts.progress(`reading ${name}: entities.xml, ${mb(input.size)} MB${input.kind === 'zip' ? ' inflated' : ''}`);
-  const spool = new BodySpool();
+  const spool = new BodySpool(opts.tmpDir);
   const index = new ExportIndex(spool);
   const stats = { droppedOutside: 0 };
   const started = Date.now();
