@@ -77,16 +77,14 @@ function countKinds(content: Iterable<ContentMeta>) {
   return kinds;
 }
 
-/** The spaces asked for (all when `keys` is empty), by key; an unknown key is an error before anything is yielded. */
+/** The spaces asked for (all when `keys` is empty), by key in any case. A key the export does not hold is
+ *  left out: the space writer reports it as a failed unit, so the other spaces still import. */
 function selectSpaces(index: ExportIndex, keys: readonly string[] | undefined): SpaceMeta[] {
   const all = [...index.spaces.values()].sort((a, b) => a.key.localeCompare(b.key));
   if (!keys || keys.length === 0) return all;
-  return keys.map((k) => {
+  return keys.flatMap((k) => {
     const s = all.find((x) => x.key === k) ?? all.find((x) => x.key.toLowerCase() === k.toLowerCase());
-    if (!s) {
-      throw new WikiExportError('bad-value', `the export holds no space ${k} (it holds ${all.map((x) => x.key).join(', ')})`);
-    }
-    return s;
+    return s ? [s] : [];
   });
 }
 
