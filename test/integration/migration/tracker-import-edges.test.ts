@@ -1,7 +1,7 @@
 // import-from tracker (issue 31), the edges: a dry run writes nothing and counts exactly; `fields` limits the
 // import; ids taken in the target are mapped and reported; a 401, an unreachable URL and a source answering
 // HTML each end in one line naming the cause, with nothing written and no credential in the message.
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, useTestApp, type TestApp } from '../../helpers/test-app.ts';
@@ -102,5 +102,37 @@ describe('importFromTracker: dry run, field filter, mapped ids, source failures'
 
     const again = await run({ fields: [String(seeded.tree), seeded.singleName] });
     expect(again.units.map((u) => u.outcome)).toEqual(['unchanged', 'unchanged']);
+  });
+
+  it('reads an old installation that answers only under the 1.2 base path', async () => {
+    // A proxy in front of the source that knows nothing of the `1` base path, as an old installation.
+    const upstream = new URL(server.url);
+    const proxy = createServer((req, res) => {
+      if (/\/jiracustomfieldeditorplugin\/1\//.test(req.url ?? '')) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html>Not found</html>');
+        return;
+      }
+      const fwd = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(fwd);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const messages: string[] = [];
+      const report = await importFromTracker(migrationDeps(target.services), {
+        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        auth: { token },
+        fields: [String(seeded.multi)],
+        dryRun: false,
+        progress: (m) => messages.push(m),
+      });
+      expect(messages).toContain('tracker: the field editor answers under rest/jiracustomfieldeditorplugin/1.2');
+      expect(report.units.map((u) => u.outcome)).toEqual(['imported']);
+      expect(await snapshot(target, seeded.multi, { ids: false })).toEqual(await snapshot(source, seeded.multi, { ids: false }));
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
