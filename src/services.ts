@@ -29,6 +29,7 @@ import { createSessionResolver } from './web/sessions/session-resolver.ts';
 import { createApidocsFeature } from './apidocs/apidocs.feature.ts';
 import type { EventLogDeletionHook } from './fieldeditor/maintenance/event-log.ts';
 import { createWebhooksFeature, type Webhooks } from './webhooks/webhooks.feature.ts';
+import { createMigrationFeature } from './migration/migration.feature.ts';
 
 /** The hooks the hosts offer: the directory's deletions and the wiki's saved bodies (docs/architecture.md). */
 export interface HostHooks {
@@ -112,8 +113,10 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const fieldeditor = createFieldeditorFeature(ctx);
   const web = createWebFeature(ctx);
   const webhooks = createWebhooksFeature(ctx);
+  // Issue 31: the upload of a wiki space export (the command line's import-from uses the same writers).
+  const migration = createMigrationFeature(ctx, wiki.services);
   const apidocs = createApidocsFeature(ctx);
-  const features = [directory, wiki, tracker, codeblocks, fieldeditor, webhooks, web, apidocs];
+  const features = [directory, wiki, tracker, codeblocks, fieldeditor, webhooks, migration, web, apidocs];
   plugIn(features, { directory: directory.services.directory, wiki: wiki.services, fieldeditor: fieldeditor.services }, jobs);
 
   const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => db.changes.nodes ?? 1);

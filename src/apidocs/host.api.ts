@@ -11,6 +11,7 @@ import { documentEndpoints, statusEndpoints } from './operations.endpoints.ts';
 import { withLatestAliases } from './latest-alias.ts';
 import { webhookEndpoints } from '../webhooks/webhooks.endpoints.ts';
 import { metricsEndpoints } from '../platform/metrics/metrics.endpoints.ts';
+import { MIGRATION_TAG, migrationEndpoints } from '../migration/migration.endpoints.ts';
 
 export const hostApi: ApiDescription = {
   title: 'addon-pair host REST',
@@ -27,6 +28,7 @@ export const hostApi: ApiDescription = {
     { name: 'Wiki: content and restrictions', description: 'Confluence-style, under /rest/api' },
     { name: 'Tracker: projects, issue types, fields', description: 'Jira-style, under /rest/api/2 (and its alias /rest/api/latest)' },
     { name: 'Webhooks', description: 'Subscriptions to field-editor changes, under /rest/webhooks/1.0 (administrators; docs/webhooks.md)' },
+    { name: MIGRATION_TAG, description: 'Bringing a wiki space export across, under /rest/addon-pair/1 (system administrators; docs/migration.md)' },
     { name: 'Sessions', description: 'Sign-in sessions of the web interface (the JSESSIONID cookie), under /rest/auth/1' },
     { name: OPERATIONS_TAG, description: 'Health check and API descriptions (no user needed), and the metrics (the metrics token)' },
   ],
@@ -35,7 +37,7 @@ export const hostApi: ApiDescription = {
     {
       errors: HOST_JSON_ERRORS,
       limited: true,
-      operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints, ...webhookEndpoints],
+      operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints, ...webhookEndpoints, ...migrationEndpoints],
     },
     { errors: WIKI_ERRORS, limited: true, operations: wikiEndpoints },
     { errors: {}, operations: [...statusEndpoints, ...documentEndpoints, ...metricsEndpoints] },

@@ -15,9 +15,8 @@ export class SourceUnavailable extends Error {
 
 /** A wiki space export: the zip the wiki's XML export writes, or its bare entities.xml. */
 export async function openWikiExportSource(file: string, opts: { progress: (m: string) => void }): Promise<WikiSource> {
-  void file;
-  void opts;
-  throw new SourceUnavailable('a wiki space export');
+  const { openWikiExport } = await import('./wiki-export/open-wiki-export.ts');
+  return openWikiExport(file, opts);
 }
 
 /** A live wiki over its content REST. */
@@ -31,7 +30,6 @@ export async function importTrackerSource(
   deps: MigrationDeps,
   opts: { url: string; auth: SourceAuth; fields?: string[]; dryRun: boolean; progress: (m: string) => void },
 ): Promise<MigrationReport> {
-  void deps;
-  void opts;
-  throw new SourceUnavailable('a live tracker');
+  const { importFromTracker } = await import('./tracker-rest/tracker-import.ts');
+  return importFromTracker(deps, opts);
 }
