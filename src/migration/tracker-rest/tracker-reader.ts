@@ -10,6 +10,28 @@ import type { SourceContext, SourceFieldHeader, SourceGrant, SourceOption, Sourc
 
 const PLUGIN = 'rest/jiracustomfieldeditorplugin';
 const MAX_DEPTH = 16;
+const PARALLEL = 4;
+const PROGRESS_EVERY = 200;
+
+/** At most `max` calls at once; a finished call hands its slot straight to the next waiting one. */
+class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly max: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active < this.max) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
 
 /** The full type key behind the add-on's short `fieldType` (host-api.md: `singleselect` is `…:select`). */
 export function typeKeyOf(fieldType: string): string {
@@ -90,14 +112,20 @@ export class TrackerReader {
   private async optionTree(h: SourceFieldHeader, list: string): Promise<SourceOption[]> {
     const field = { typeKey: h.typeKey, fieldType: shortFieldType(h.typeKey) };
     const maxDepth = isMultiLevel(field) ? MAX_DEPTH : isCascading(field) ? 1 : 0;
+    let lists = 0;
+    // Each option's children are one request: a few run at once, so a tree of thousands is not read one round trip at a time.
+    const limiter = new Limiter(PARALLEL);
     const read = async (path: string, depth: number): Promise<SourceOption[]> => {
-      const rows = await this.client.getJson(path, undefined, s.optionList);
-      const nodes: SourceOption[] = [];
-      for (const r of rows) {
-        const children = depth < maxDepth ? await read(`${list}/${r.id}/childoptions`, depth + 1) : [];
-        nodes.push({ id: r.id, value: r.optionvalue, disabled: r.disabled ?? false, children });
-      }
-      return nodes;
+      const rows = await limiter.run(() => this.client.getJson(path, undefined, s.optionList));
+      if (++lists % PROGRESS_EVERY === 0) this.progress(`tracker: field ${h.name}: ${lists} option lists read`);
+      return Promise.all(
+        rows.map(async (r) => ({
+          id: r.id,
+          value: r.optionvalue,
+          disabled: r.disabled ?? false,
+          children: depth < maxDepth ? await read(`${list}/${r.id}/childoptions`, depth + 1) : [],
+        })),
+      );
     };
     return read(list, 0);
   }
