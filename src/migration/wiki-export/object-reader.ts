@@ -36,6 +36,12 @@ function isForbiddenRef(ref: string): boolean {
 
 type Capture = 'id' | 'prop' | 'ref' | 'element';
 
+// A string saxes hands over may be a slice of the whole chunk it parsed, and V8 keeps the chunk alive as long as
+// the slice: a title kept in the index would hold 64 kB. Short values (titles, keys, names) are copied into
+// strings of their own; long ones are bodies, spooled and dropped at once.
+const OWN_UP_TO = 4096;
+const own = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
+
 class ObjectParser {
   private readonly parser = new SaxesParser();
   private readonly done: ExportObject[] = [];
@@ -108,7 +114,7 @@ class ObjectParser {
     const s = this.text.length === 1 ? this.text[0]! : this.text.join('');
     this.text = [];
     this.capture = undefined;
-    return s;
+    return s.length <= OWN_UP_TO ? own(s) : s;
   }
 
   private close(name: string): void {
