@@ -7,7 +7,7 @@ import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.
 import { importFromTracker } from '../../../src/migration/tracker-rest/tracker-import.ts';
 import { migrationDeps } from '../../../src/migration/migration-deps.ts';
 import type { MigrationReport } from '../../../src/migration/report.ts';
-import { addOptions, grant } from '../../helpers/tracker-fixtures.ts';
+import { addOptions, createContext, grant } from '../../helpers/tracker-fixtures.ts';
 import { paths, seedSource, send, serve, snapshot, type OptionJson, type SeededSource } from './tracker-helpers.ts';
 
 describe('importFromTracker', () => {
@@ -81,7 +81,7 @@ describe('importFromTracker', () => {
     expect(await snapshot(target, seeded.tree)).toEqual(before);
   });
 
-  it('brings a change across: an option renamed, one added, a reorder, a new grant; the other fields stay unchanged', async () => {
+  it('brings a change across: an option renamed, one added, a reorder, a new grant, a new context with options and a default; the other fields stay unchanged', async () => {
     const p = paths(seeded.single, 'default');
     const list = (await source.http.get(p.options).set('Authorization', source.adminAuth).expect(200)).body as OptionJson[];
     const red = list.find((o) => o.optionvalue === 'Red')!;
@@ -90,11 +90,16 @@ describe('importFromTracker', () => {
     await send(source, 'post', p.move(green.id), { position: 'First' });
     await addOptions(source, source.adminAuth, p.options, ['Violet']);
     await grant(source, seeded.single, { user: seeded.editor });
+    const ctx = await createContext(source, seeded.single, { name: 'Added later' });
+    const added = await addOptions(source, source.adminAuth, paths(seeded.single, ctx.id).options, ['Alpha', 'Beta']);
+    await send(source, 'put', paths(seeded.single, ctx.id).default, { optionId: added[1]!.id });
 
     const report = await run();
     const unit = report.units.find((u) => u.name.includes(String(seeded.single)))!;
     expect(unit.outcome, JSON.stringify(unit)).toBe('imported');
-    expect(unit.counts.options?.created).toBe(1);
+    expect(unit.counts.options?.created).toBe(3);
+    expect(unit.counts.contexts).toEqual({ created: 1, updated: 0, unchanged: 1 });
+    expect(unit.counts.defaults).toEqual({ created: 1, updated: 0, unchanged: 1 });
     expect(unit.counts.options?.updated).toBeGreaterThanOrEqual(2);
     expect(unit.counts.grants).toMatchObject({ created: 1 });
     expect(report.units.filter((u) => u !== unit).map((u) => u.outcome)).toEqual(['unchanged', 'unchanged']);
