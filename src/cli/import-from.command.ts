@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
+import { lockDataDir } from '../platform/db/data-dir-lock.ts';
+import { embeddedFolderOf } from '../platform/db/embedded-data-dir.ts';
 import type { MigrationReport } from '../migration/report.ts';
 import type { MigrationDeps } from '../migration/migration-deps.ts';
 import type { SourceAuth } from '../migration/source-http.ts';
@@ -106,6 +108,15 @@ function asOneLine(err: unknown): unknown {
 }
 
 /**
+ * With the embedded database, a server running on the folder refuses the command at once, before an export of
+ * gigabytes is read (opening the database would refuse it only then): the folder's lock is taken and given back.
+ */
+function refuseWhileServed(config: Config): void {
+  const folder = embeddedFolderOf(config);
+  if (folder && fs.existsSync(folder)) lockDataDir(folder)();
+}
+
+/**
  * Runs the command and answers its exit code. `readPassword` reads --user's password (stdin's first line);
  * `loadConfig` is main's. A source that cannot be read answers one line naming the cause (exit 1).
  */
@@ -135,6 +146,7 @@ export async function importFromCommand(
   const auth: SourceAuth | undefined =
     args.source === 'wiki-export' ? undefined : args.token !== undefined ? { token: args.token } : { user: args.user!, password: await io.readPassword() };
   const config = await io.loadConfig();
+  refuseWhileServed(config);
   const { withContext } = await import('./admin.commands.ts');
   const { migrationDeps } = await import('../migration/migration-deps.ts');
   const { reportText, exitCodeOf } = await import('../migration/report-text.ts');
