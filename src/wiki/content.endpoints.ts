@@ -74,6 +74,17 @@ export const contentEndpoints: Endpoint<ContentDeps>[] = [
     },
   },
   {
+    method: 'get', path: '/rest/api/content/{id}/child/comment', tag: TAG, access: 'user',
+    summary: 'The comments of a page or blog post its caller may view (start, limit, expand; depth is accepted)', params: s.idParams, query: s.childCommentQuery,
+    responses: { 200: json(doc.listOf(doc.content, 'CommentList'), 'A page of comments, by id') }, errors: [400, 404],
+    handle: async (req, res, { content, baseUrl }) => {
+      const { id } = parseWith(s.idParams, req.params);
+      const q = parseWith(s.childCommentQuery, req.query);
+      const page = await content.comments(currentUser(req), id, q.start, q.limit, { ancestors: q.expand.has('ancestors'), container: q.expand.has('container') });
+      res.json(presentPage(baseUrl, `/rest/api/content/${id}/child/comment`, req.query, page, (view) => presentContent(baseUrl, view, q.expand)));
+    },
+  },
+  {
     method: 'get', path: '/rest/api/content/{id}/restriction/byOperation/read', tag: TAG, access: 'user', summary: 'The read restriction of content',
     params: s.idParams, responses: { 200: json(doc.readRestriction, 'Users and groups the content is restricted to') }, errors: [400, 404],
     handle: async (req, res, { restrictions, baseUrl }) => {

@@ -15,6 +15,9 @@ export interface ContentRow {
 
 /** A content with what its JSON shows: space, and who saved the current version when. */
 export interface ContentRecord extends ContentRow {
+  created_at: Date;
+  creator_name: string | null;
+  creator_display_name: string | null;
   space_key: string;
   space_name: string;
   space_description: string;
@@ -37,11 +40,15 @@ const recordSource = (q: Knex) =>
   q('contents as c')
     .join('spaces as s', 's.id', 'c.space_id')
     .leftJoin('content_versions as v', (j) => j.on('v.content_id', 'c.id').andOn('v.number', 'c.version'))
-    .leftJoin('users as u', 'u.id', 'v.created_by');
+    .leftJoin('users as u', 'u.id', 'v.created_by')
+    .leftJoin('users as cu', 'cu.id', 'c.created_by');
 
 /** The columns of a ContentRecord, over `recordSource`'s aliases. */
 const RECORD_COLUMNS = ROW.map((col) => `c.${col}`).concat([
   'c.updated_at',
+  'c.created_at',
+  'cu.name as creator_name',
+  'cu.display_name as creator_display_name',
   's.key as space_key',
   's.name as space_name',
   's.description as space_description',
@@ -73,6 +80,17 @@ export const contentRepository = {
     const rows = (await recordSource(q).whereIn('c.id', ids).select(RECORD_COLUMNS)) as ContentRecord[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
+  },
+
+  /** Ids of one page of the current comments of a page or blog post, by id; one more than `limit` when a next page exists. */
+  async commentIds(q: Knex, containerId: number, start: number, limit: number): Promise<number[]> {
+    const rows = (await q('contents')
+      .where({ container_id: containerId, type: 'comment', status: 'current' })
+      .orderBy('id')
+      .offset(start)
+      .limit(limit + 1)
+      .select('id')) as { id: number }[];
+    return rows.map((r) => r.id);
   },
 
   /** Parent pages of a page, the root first (the order the host lists `ancestors` in). */

@@ -68,7 +68,22 @@ export class ContentService {
   async list(user: AuthUser, filter: ListFilter, start: number, limit: number, expand: { ancestors: boolean; container: boolean }): Promise<Page<ContentView>> {
     const q = this.knex;
     const ids = await listViewable(q, user, filter, start, limit);
-    const page = pageOf(ids, start, limit);
+    return this.views(q, pageOf(ids, start, limit), expand);
+  }
+
+  /**
+   * One page of the current comments of a page or blog post the caller may view (404 otherwise), by id: a
+   * comment is viewable exactly when its container is (the view rule), so one decision covers them all.
+   */
+  async comments(user: AuthUser, containerId: number, start: number, limit: number, expand: { ancestors: boolean; container: boolean }): Promise<Page<ContentView>> {
+    const q = this.knex;
+    if ((await decideView(q, user, containerId)).state !== 'allowed') throw contentNotFound(containerId);
+    const ids = await contents.commentIds(q, containerId, start, limit);
+    return this.views(q, pageOf(ids, start, limit), expand);
+  }
+
+  /** The views of a page of ids, with the optional parts asked for. */
+  private async views(q: Knex, page: Page<number>, expand: { ancestors: boolean; container: boolean }): Promise<Page<ContentView>> {
     const records = await contents.findRecords(q, page.results);
     const views: ContentView[] = [];
     for (const record of records) {

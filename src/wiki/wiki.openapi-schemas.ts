@@ -59,6 +59,10 @@ export const content = z
     body: z.object({ storage: z.object({ value: z.string(), representation: z.literal('storage') }) }).optional().describe('With expand=body.storage'),
     ancestors: z.array(summary).optional().describe('With expand=ancestors'),
     container: z.union([summary, space]).optional().describe('With expand=container: the page or blog post of a comment, else the space'),
+    history: z
+      .object({ latest: z.boolean(), createdBy: z.object({ type: z.string(), username: z.string(), displayName: z.string() }).optional(), createdDate: z.string() })
+      .optional()
+      .describe('With expand=history: who created the content (version 1), and when'),
     extensions: z.object({ location: z.string() }).optional(),
     _links: links,
     _expandable: z.record(z.string(), z.string()),

@@ -54,6 +54,14 @@ export function presentContent(baseUrl: string, view: ContentView, expand: Reado
   if (expand.has('body') || expand.has('body.storage')) {
     out.body = { storage: { value: r.body, representation: 'storage' } };
   }
+  if (expand.has('history')) {
+    // The original wiki's creation record: who made version 1, and when.
+    out.history = {
+      latest: true,
+      ...(r.creator_name ? { createdBy: { type: 'known', username: r.creator_name, displayName: r.creator_display_name } } : {}),
+      createdDate: new Date(r.created_at).toISOString(),
+    };
+  }
   if (expand.has('ancestors')) out.ancestors = (view.ancestors ?? []).map((a) => presentSummary(baseUrl, a));
   if (expand.has('container')) out.container = view.container ? presentSummary(baseUrl, view.container) : space;
   if (r.type === 'comment' && r.container_id !== null) out.extensions = { location: 'footer' };

@@ -142,6 +142,13 @@ export const contentListQuery = z.object({
   expand: expandQuery.shape.expand,
 });
 
+/** GET /rest/api/content/{id}/child/comment: paging and `expand`; `depth` (`all` on the original) changes nothing, comments here are flat. */
+export const childCommentQuery = z.object({
+  ...paging,
+  expand: expandQuery.shape.expand,
+  depth: z.string({ error: 'depth must be given once.' }).max(10).optional(),
+});
+
 export type CreateSpaceBody = z.output<typeof createSpaceBody>;
 export type PermissionBody = z.output<typeof permissionBody>;
 export type CreateContentBody = z.output<typeof createContentBody>;

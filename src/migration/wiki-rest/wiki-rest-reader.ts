@@ -1,5 +1,5 @@
-// Reads one space of a live wiki over its content REST into a SourceSpaceBundle: pages, blog posts and comments
-// (paged lists, with version, ancestors, container and history), each page's and blog post's view restriction,
+// Reads one space of a live wiki over its content REST into a SourceSpaceBundle: pages and blog posts (paged
+// lists, with version, ancestors and history), the comments of each, each page's and blog post's view restriction,
 // the members of the groups those name. Bodies come with the lists and are kept up to a budget; past it they
 // are left out of memory and read again, one by one, when the writer asks for them.
 import type { z } from 'zod';
@@ -65,13 +65,13 @@ export class SpaceReader {
     if (n > 0) this.notImported[reason] = (this.notImported[reason] ?? 0) + n;
   }
 
-  /** One content item of a list as the writer takes it. */
-  private toSource(r: RestContent): SourceContent {
+  /** One content item of a list as the writer takes it; `containerId`: the page or blog post a comment was listed under. */
+  private toSource(r: RestContent, containerId?: number): SourceContent {
     const first = r.version.number === 1;
     const creator = this.user(r.history?.createdBy?.username, r.history?.createdBy?.displayName) ?? (first ? this.user(r.version.by?.username, r.version.by?.displayName) : undefined);
     this.user(r.version.by?.username, r.version.by?.displayName);
     const parent = r.type === 'page' ? r.ancestors?.at(-1)?.id : undefined;
-    const container = r.type === 'comment' && r.container?.id !== undefined ? Number(r.container.id) : undefined;
+    const container = r.type !== 'comment' ? undefined : (containerId ?? (r.container?.id === undefined ? undefined : Number(r.container.id)));
     const position = r.extensions?.position;
     const out: SourceContent = { id: r.id, type: r.type, title: r.title, version: r.version.number };
     if (parent !== undefined) out.parentId = parent;
@@ -120,18 +120,31 @@ export class SpaceReader {
   async read(space: RestSpace): Promise<SourceSpaceBundle> {
     const content: SourceContent[] = [];
     const depth = new Map<number, number>();
-    for (const type of ['page', 'blogpost', 'comment'] as const) {
+    const containers: number[] = [];
+    for (const type of ['page', 'blogpost'] as const) {
       let n = 0;
       for await (const r of wikiList(this.client, 'rest/api/content', { spaceKey: space.key, type, expand: EXPAND }, restContentList)) {
         const item = this.toSource(r);
-        if (item.type !== 'comment') item.viewRestrictions = await this.restriction(item.id);
-        if (item.viewRestrictions === undefined) delete item.viewRestrictions;
+        const restriction = await this.restriction(item.id);
+        if (restriction) item.viewRestrictions = restriction;
         depth.set(item.id, r.ancestors?.length ?? 0);
         content.push(item);
+        containers.push(item.id);
         if (++n % PAGE_SIZE === 0) this.progress(`space ${space.key}: ${n} ${type}s read`);
       }
       if (n % PAGE_SIZE !== 0) this.progress(`space ${space.key}: ${n} ${type}s read`);
     }
+    // Comments under their page or blog post, as the original wiki lists them (its content search has no
+    // comment type); `depth=all` takes replies too, which are comments of the same container here.
+    let comments = 0;
+    for (const id of containers) {
+      for await (const r of wikiList(this.client, `rest/api/content/${id}/child/comment`, { expand: EXPAND, depth: 'all' }, restContentList)) {
+        if (r.type !== 'comment') continue;
+        content.push(this.toSource(r, id));
+        if (++comments % PAGE_SIZE === 0) this.progress(`space ${space.key}: ${comments} comments read`);
+      }
+    }
+    if (comments % PAGE_SIZE !== 0) this.progress(`space ${space.key}: ${comments} comments read`);
     const groups: SourceGroup[] = [];
     for (const name of this.groupNames) groups.push(await this.group(name));
     const homePageId = space.homepage?.id;

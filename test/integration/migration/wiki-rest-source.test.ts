@@ -3,6 +3,7 @@
 // restriction with its users and group members, bodies); wrong credentials, an unreachable URL and an HTML
 // answer are one-line errors without the credentials. Also the wiki's group-member read it relies on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SourceAuth } from '../../../src/migration/source-http.ts';
 import { openWikiRest } from '../../../src/migration/wiki-rest/wiki-rest-source.ts';
 import type { SourceSpaceBundle, WikiSource } from '../../../src/migration/wiki/space-model.ts';
 import { ADMIN, useTestApp } from '../../helpers/test-app.ts';
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const open = (auth = { user: ADMIN.name, password: ADMIN.password }) => openWikiRest({ url: server.url, auth, progress: (m) => progress.push(m) });
+const open = (auth: SourceAuth = { user: ADMIN.name, password: ADMIN.password }) => openWikiRest({ url: server.url, auth, progress: (m) => progress.push(m) });
 
 async function all(source: WikiSource, keys?: string[]): Promise<SourceSpaceBundle[]> {
   const out: SourceSpaceBundle[] = [];
@@ -54,8 +55,10 @@ describe('openWikiRest', () => {
       groups: [seed.team],
     });
     expect(byId.get(ids.root)!.viewRestrictions).toBeUndefined();
-    // Who saved version 1 created it; the dates are the wiki's.
+    // The creator and dates are the wiki's (expand=history), also for a page edited since.
     expect(child.creator).toBe('admin');
+    expect(byId.get(ids.root)!.creator).toBe('admin');
+    expect(byId.get(ids.root)!.createdAt!.getTime()).toBeLessThanOrEqual(byId.get(ids.root)!.updatedAt!.getTime());
     expect(child.createdAt).toBeInstanceOf(Date);
     expect(byId.get(ids.root)!.updatedAt).toBeInstanceOf(Date);
     expect(bundle!.groups).toEqual([{ name: seed.team, members: [seed.users.member, seed.users.reader].sort() }]);
