@@ -9,10 +9,14 @@ import { POSITION_GAP } from '../../fieldeditor/fieldeditor.model.ts';
 import { valueKey, type OptionRow } from '../../fieldeditor/options/options.model.ts';
 import { insertOptions, listRows, lockList, syncOptionIdSequence, updateOption, writeOrder, type ListKey } from '../../fieldeditor/options/options.repository.ts';
 import { clearDefault, insertDefault, readDefaultOptions } from '../../fieldeditor/options/defaults.repository.ts';
+import { isCascading, isMultiLevel } from '../../fieldeditor/access/field-kinds.ts';
+import { shortFieldType } from '../../tracker/field-types.ts';
 import { trackerTarget } from './tracker-target.repository.ts';
 import { walkOptions, type SourceOption, type SourceTrackerField } from './tracker-model.ts';
 import { TRACKER_SOURCE, type WrittenField } from './field-writer.ts';
 import type { UnitTally } from './unit-tally.ts';
+
+const KEPT = 'options here that the source does not have (kept, after its own)';
 
 interface Run {
   trx: Knex.Transaction;
@@ -24,9 +28,12 @@ interface Run {
   /** Source option id → ours, for the defaults. */
   ids: Map<number, number>;
   explicitIds: boolean;
+  /** How deep child lists go: 0 for plain selects, 1 for cascading, any depth for the multi-level select. */
+  maxDepth: number;
 }
 
 export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: SourceTrackerField, field: WrittenField, tally: UnitTally): Promise<void> {
+  const kind = { typeKey: src.typeKey, fieldType: shortFieldType(src.typeKey) };
   const all = src.contexts.flatMap((c) => [...walkOptions(c.options)].map((o) => o.id));
   const run: Run = {
     trx,
@@ -36,11 +43,12 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     taken: await trackerTarget.takenOptionIds(trx, all),
     ids: new Map(),
     explicitIds: false,
+    maxDepth: isMultiLevel(kind) ? Number.MAX_SAFE_INTEGER : isCascading(kind) ? 1 : 0,
   };
   for (const c of src.contexts) {
     const contextId = field.contexts.get(c.id);
     if (contextId === undefined) continue;
-    await writeList(run, { contextId, parentId: null }, c.options);
+    await writeList(run, { contextId, parentId: null }, c.options, 0);
   }
   if (run.explicitIds) await syncOptionIdSequence(trx);
   for (const c of src.contexts) {
@@ -49,8 +57,13 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
   }
 }
 
-async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]): Promise<void> {
+async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[], depth: number): Promise<void> {
   const { trx, tally } = run;
+  if (nodes.length === 0) {
+    // Nothing to write: only count what is here (no lock row for a list that never had options).
+    tally.skip(KEPT, (await listRows(trx, list)).length);
+    return;
+  }
   await lockList(trx, list);
   const rows = await listRows(trx, list);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -90,7 +103,7 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
   await insertFresh(run, fresh);
   const finalOrder = nodes.map((n) => run.ids.get(n.id) ?? 0).concat(kept.map((r) => r.id));
   await writeOrder(trx, list, finalOrder);
-  tally.skip('options here that the source does not have (kept, after its own)', kept.length);
+  tally.skip(KEPT, kept.length);
   for (const n of nodes) {
     const localId = run.ids.get(n.id);
     if (localId === undefined) continue;
@@ -100,7 +113,9 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
       fingerprint: fingerprintOf({ value: n.value, disabled: n.disabled, parent: list.parentId }),
     });
     // A new option has no children here yet; an existing one may have some (kept ones are counted).
-    if (n.children.length > 0 || byId.has(localId)) await writeList(run, { contextId: list.contextId, parentId: localId }, n.children);
+    if (depth < run.maxDepth && (n.children.length > 0 || byId.has(localId))) {
+      await writeList(run, { contextId: list.contextId, parentId: localId }, n.children, depth + 1);
+    }
   }
 }
 
