@@ -103,7 +103,7 @@ async function runSource(args: ImportFromArgs, withDeps: WithDeps, auth: SourceA
 /** A source's own errors (an export it cannot read, a live source that refuses) are one line that names the cause. */
 function asOneLine(err: unknown): unknown {
   const e = err as { name?: string; message?: string };
-  if (e && (e.name === 'WikiExportError' || e.name === 'SourceHttpError' || e.name === 'SourceUnavailable')) return new StartupError(String(e.message).split('\n')[0]!);
+  if (e && (e.name === 'WikiExportError' || e.name === 'SourceHttpError')) return new StartupError(String(e.message).split('\n')[0]!);
   return err;
 }
 

@@ -5,14 +5,6 @@ import type { MigrationReport } from './report.ts';
 import type { SourceAuth } from './source-http.ts';
 import type { WikiSource } from './wiki/space-model.ts';
 
-/** A source this build does not (yet) hold: one line, as the sources' own errors. */
-export class SourceUnavailable extends Error {
-  constructor(what: string) {
-    super(`Importing from ${what} is not available in this build.`);
-    this.name = 'SourceUnavailable';
-  }
-}
-
 /** A wiki space export: the zip the wiki's XML export writes, or its bare entities.xml. */
 export async function openWikiExportSource(file: string, opts: { progress: (m: string) => void }): Promise<WikiSource> {
   const { openWikiExport } = await import('./wiki-export/open-wiki-export.ts');
@@ -21,8 +13,8 @@ export async function openWikiExportSource(file: string, opts: { progress: (m: s
 
 /** A live wiki over its content REST. */
 export async function openWikiRestSource(opts: { url: string; auth: SourceAuth; progress: (m: string) => void }): Promise<WikiSource> {
-  void opts;
-  throw new SourceUnavailable('a live wiki');
+  const { openWikiRest } = await import('./wiki-rest/wiki-rest-source.ts');
+  return openWikiRest(opts);
 }
 
 /** A live tracker running the original field editor. */

@@ -29,7 +29,6 @@ export const migrationEndpoints: Endpoint<MigrationEndpointDeps>[] = [
       200: json(migrationReportJson, 'The report: one unit per space, with counts, mapped ids, what was not imported, and each outcome'),
       413: json(hostJsonError, 'The export is larger than MIGRATION_UPLOAD_MAX_MB'),
       415: json(hostJsonError, 'The body is not application/zip or application/xml (or is compressed)'),
-      501: json(hostJsonError, 'This build cannot read space exports'),
     },
     errors: [400],
     handle: async (req, res, { migration }) => {

@@ -8,6 +8,3 @@ export const exportRefused = (reason: string) => new AppError(400, 'MIGRATION_EX
 /** 415: the body is neither a zip nor XML. */
 export const notAnExportType = (type: string) =>
   new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported media type ${type.slice(0, 100) || 'none'}: send the export as application/zip or application/xml.`);
-
-/** 501: this build does not hold the export reader. */
-export const sourceNotAvailable = (reason: string) => new AppError(501, 'MIGRATION_SOURCE_UNAVAILABLE', reason);

@@ -7,7 +7,7 @@ import type { MigrationReport } from './report.ts';
 import { openWikiExportSource } from './import-sources.ts';
 import { importWikiSpaces } from './wiki/space-writer.ts';
 import { spoolUpload } from './upload-spool.ts';
-import { exportRefused, sourceNotAvailable } from './migration.errors.ts';
+import { exportRefused } from './migration.errors.ts';
 
 /**
  * The administrator's upload of a space export: spooled to a temporary file (never held in memory), read by
@@ -45,10 +45,9 @@ export class MigrationService {
   }
 }
 
-/** The export reader's one-line errors as the API's 400 (501 when this build has no reader). */
+/** The export reader's one-line errors as the API's 400. */
 function refusal(err: unknown): unknown {
   const e = err as { name?: string; message?: string };
   if (e?.name === 'WikiExportError') return exportRefused(String(e.message));
-  if (e?.name === 'SourceUnavailable') return sourceNotAvailable(String(e.message));
   return err;
 }
