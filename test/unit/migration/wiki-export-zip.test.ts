@@ -123,6 +123,22 @@ describe('files that are not exports', () => {
     expect(err.message).toBe('entities.xml in the zip is damaged: its CRC does not match');
   });
 
+  it.each([
+    ['compressed with a method it does not read', 10, 12, /^entities\.xml is compressed with method 12 \(only stored and deflated are read\)$/],
+    ['encrypted', 8, 0x0809, /^entities\.xml in the zip is encrypted$/],
+  ])('a zip whose entities.xml is %s', async (_label, field, value, message) => {
+    const path = file();
+    writeExportZip(path, desc);
+    const bytes = readFileSync(path);
+    // The central directory entry of entities.xml: its name follows the 46-byte fixed part.
+    const name = bytes.lastIndexOf('entities.xml');
+    bytes.writeUInt16LE(value, name - 46 + field);
+    writeFileSync(path, bytes);
+    const err = await failure(path, false);
+    expect(err.kind).toBe('unsupported-zip');
+    expect(err.message).toMatch(message);
+  });
+
   it('a zip whose deflated data is garbage', async () => {
     const path = file();
     writeExportZip(path, desc);
