@@ -108,7 +108,7 @@ function unchangedCounts(field: SourceTrackerField): UnitReport['counts'] {
 /** One line, naming the cause; the source client's messages never hold the credential. */
 function reasonOf(err: unknown): string {
   if (err instanceof SourceHttpError && err.kind === 'forbidden' && /\/user\//.test(err.message)) {
-    return `${err.message}; the field editor's user endpoints need a grant: give the importing user one on this field at the source`;
+    return `${err.message.replace(/: the user lacks the right$/, '')}: the importing user needs a field-editor grant on this field at the source (global, or on each context)`;
   }
   let message = err instanceof Error ? err.message : String(err);
   // A database error from knex starts with the statement; its cause is after the last ' - '.

@@ -49,7 +49,7 @@ describe('importFromTracker: a failing field', () => {
     }
     const byId = (id: number) => report.units.find((u) => u.name.endsWith(`(${id})`))!;
     expect(byId(locked.id)).toMatchObject({ outcome: 'failed', counts: {} });
-    expect(byId(locked.id).reason).toMatch(/\/user\/customfields\/\d+\/contexts\/\d+\/options denied access \(403\).*give the importing user one on this field at the source$/);
+    expect(byId(locked.id).reason).toMatch(/\/user\/customfields\/\d+\/contexts\/\d+\/options denied access \(403\): the importing user needs a field-editor grant on this field at the source \(global, or on each context\)$/);
     expect(byId(seeded.single)).toMatchObject({ outcome: 'failed', reason: 'the disk is full' });
     expect(byId(seeded.tree).outcome).toBe('imported');
     expect(byId(seeded.multi).outcome).toBe('imported');
