@@ -5,8 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createInflateRaw } from 'node:zlib';
-import { crc32 } from './crc32.ts';
+import { crc32, createInflateRaw } from 'node:zlib';
 import { WikiExportError } from './export-error.ts';
 import { findZipEntry, type ZipEntry } from './zip-directory.ts';
 
