@@ -17,7 +17,8 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-/** CRC-32 (the zip polynomial), continued from `crc` (0 to start). Node 20 has no zlib.crc32. */
+/** CRC-32 (the zip polynomial), continued from `crc` (0 to start): a table in JS rather than zlib.crc32, which the
+ *  reader checks with, so that the writer and the reader do not share one implementation. */
 export function crc32(data: Uint8Array, crc = 0): number {
   let c = ~crc >>> 0;
   for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
