@@ -129,6 +129,8 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: intFrom('WEBHOOK_TIMEOUT_MS', 10_000, 10, 600_000),
   WEBHOOK_BACKOFF_MS: intFrom('WEBHOOK_BACKOFF_MS', 10_000, 1, 3_600_000),
   WEBHOOK_RETRY_SECONDS: intFrom('WEBHOOK_RETRY_SECONDS', 86_400, 1, 31_536_000),
+  WEBHOOK_DELIVERY: z.enum(['process', 'inline'], { error: 'WEBHOOK_DELIVERY must be process or inline' }).default('process'),
+  WEBHOOK_DELIVERY_NICE: intFrom('WEBHOOK_DELIVERY_NICE', 10, 0, 19),
   MIGRATION_UPLOAD_MAX_MB: intFrom('MIGRATION_UPLOAD_MAX_MB', 2048, 1, 1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
@@ -185,7 +187,21 @@ export type Config = Readonly<{
    * is unset), how often a node looks for work, its lease on a subscription, an attempt's timeout, the first
    * back-off and how long a delivery is retried before its subscription is marked failing.
    */
-  webhooks: Readonly<{ allowlist: readonly string[]; pollMs: number; leaseMs: number; timeoutMs: number; backoffMs: number; retrySeconds: number }>;
+  webhooks: Readonly<{
+    allowlist: readonly string[];
+    pollMs: number;
+    leaseMs: number;
+    timeoutMs: number;
+    backoffMs: number;
+    retrySeconds: number;
+    /**
+     * On PostgreSQL, 'process' (WEBHOOK_DELIVERY): a child process of the server delivers, at the niceness
+     * WEBHOOK_DELIVERY_NICE, so deliveries take only the CPU that requests leave; 'inline': the server itself.
+     * With the embedded database the server always delivers itself.
+     */
+    delivery: 'process' | 'inline';
+    deliveryNice: number;
+  }>;
   /** Largest space export an administrator may upload to POST /rest/addon-pair/1/migration/wiki-export (bytes). */
   migrationUploadMaxBytes: number;
   logLevel: string;
@@ -276,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       backoffMs: e.WEBHOOK_BACKOFF_MS,
       retrySeconds: e.WEBHOOK_RETRY_SECONDS,
+      delivery: e.WEBHOOK_DELIVERY,
+      deliveryNice: e.WEBHOOK_DELIVERY_NICE,
     }),
     migrationUploadMaxBytes: e.MIGRATION_UPLOAD_MAX_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
+import { DELIVER_WEBHOOKS_COMMAND } from './webhooks/delivery-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir, embeddedFolderOf } from './platform/db/embedded-data-dir.ts';
 import { checkDataDir, isInitialised } from './platform/db/data-dir-check.ts';
@@ -61,6 +62,9 @@ async function main(argv: string[]): Promise<void> {
   // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
   if (cmd === INIT_DATA_DIR_COMMAND)
     return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
+  // The server's webhook delivery child on PostgreSQL (webhooks/delivery-process.ts), not for people.
+  if (cmd === DELIVER_WEBHOOKS_COMMAND)
+    return (await import('./webhooks/delivery-child.ts')).runDeliveryChild((await import('./config.ts')).loadConfig());
   const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
   if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
   if (cmd === 'options') return optionsCommandOf(o, p);

@@ -45,7 +45,8 @@ class ClaimLost extends Error {}
  * the ones after it until it succeeds or is given up (in order per subscription).
  */
 export class WebhookDispatcher {
-  readonly node = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  /** This node's name in the leases it takes: host, the server's pid (also in a delivery child), a random tail. */
+  readonly node: string;
   private readonly horizon = new EventHorizon();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -59,7 +60,10 @@ export class WebhookDispatcher {
     private readonly sender: WebhookSender,
     private readonly log: Logger,
     private readonly opts: DispatcherOptions,
-  ) {}
+    serverPid = process.pid,
+  ) {
+    this.node = `${os.hostname()}:${serverPid}:${randomBytes(3).toString('hex')}`;
+  }
 
   start(): void {
     if (this.started) return;

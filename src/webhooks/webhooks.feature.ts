@@ -10,6 +10,7 @@ import { OutboundAllowlist } from '../platform/http/outbound-allowlist.ts';
 import { WebhooksService } from './webhooks.service.ts';
 import { WebhookSender } from './webhook-sender.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
+import { DeliveryProcess } from './delivery-process.ts';
 import { webhookEndpoints } from './webhooks.endpoints.ts';
 import { deleteSettledBefore } from './webhook-deliveries.repository.ts';
 
@@ -29,12 +30,19 @@ export interface WebhookHooks {
 export function createWebhooksFeature({ config, db, log }: FeatureContext): Feature<Webhooks, WebhookHooks> {
   const allowlist = new OutboundAllowlist(config.webhooks.allowlist);
   const sender = new WebhookSender({ allowlist, timeoutMs: config.webhooks.timeoutMs });
-  const dispatcher = new WebhookDispatcher(db.knex, sender, log.child({ feature: 'webhooks' }), config.webhooks);
+  const webhookLog = log.child({ feature: 'webhooks' });
+  const dispatcher = new WebhookDispatcher(db.knex, sender, webhookLog, config.webhooks);
   const services = { webhooks: new WebhooksService(db.knex, sender, allowlist), dispatcher };
+  // On PostgreSQL a child process delivers (delivery-process.ts); its attempts reach the metrics through the
+  // dispatcher here, which then only answers the lag.
+  const worker =
+    db.kind === 'pg' && config.webhooks.delivery === 'process'
+      ? new DeliveryProcess({ nice: config.webhooks.deliveryNice, log: webhookLog, onAttempt: (o) => dispatcher.observer?.attempted(o) })
+      : dispatcher;
   return {
     name: 'webhooks',
     services,
-    workers: [dispatcher],
+    workers: [worker],
     hooks: {
       eventLogDeleted: async (trx, before) => {
         await deleteSettledBefore(trx, before);

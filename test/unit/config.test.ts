@@ -26,6 +26,11 @@ describe('loadConfig', () => {
     expect(c.contextPath).toBe('/wiki');
   });
 
+  it('delivers webhooks from a child process at niceness 10 unless told otherwise', () => {
+    expect(loadConfig({}).webhooks).toMatchObject({ delivery: 'process', deliveryNice: 10 });
+    expect(loadConfig({ WEBHOOK_DELIVERY: 'inline', WEBHOOK_DELIVERY_NICE: '0' }).webhooks).toMatchObject({ delivery: 'inline', deliveryNice: 0 });
+  });
+
   it('splits the allowlist', () => {
     expect(loadConfig({ OUTBOUND_ALLOWLIST: ' https://a.example/x/ , http://b ' }).outboundAllowlist).toEqual(['https://a.example/x/', 'http://b']);
   });
@@ -52,6 +57,8 @@ describe('loadConfig', () => {
     ['BASE_URL', { BASE_URL: 'not a url' }],
     ['DEMO', { DEMO: 'maybe' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['WEBHOOK_DELIVERY', { WEBHOOK_DELIVERY: 'thread' }],
+    ['WEBHOOK_DELIVERY_NICE', { WEBHOOK_DELIVERY_NICE: '20' }],
   ])('stops with a message naming %s', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
