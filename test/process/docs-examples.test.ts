@@ -30,6 +30,7 @@ const PAGES = [
   'docs/operations.md',
   'docs/architecture.md',
   'docs/performance.md',
+  'docs/migration.md',
 ];
 
 /** A webhook receiver on a free port of 127.0.0.1 that answers every request 200 and prints its port. */
