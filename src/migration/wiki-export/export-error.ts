@@ -10,7 +10,8 @@ export type WikiExportErrorKind =
   | 'unsupported-zip'
   | 'malformed-xml'
   | 'not-export'
-  | 'bad-value';
+  | 'bad-value'
+  | 'no-room';
 
 export class WikiExportError extends Error {
   constructor(

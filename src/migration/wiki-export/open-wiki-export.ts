@@ -2,6 +2,7 @@
 // whole file is read once, up front, so that a damaged or foreign file fails before anything is written: small
 // facts stay in memory, bodies go to a temporary spool, and each space is then handed out with its content in
 // import order and its bodies read from the spool on demand. `close()` removes the spool.
+import { tmpdir } from 'node:os';
 import { basename } from 'node:path';
 import type { SourceSpaceBundle, WikiSource } from '../wiki/space-model.ts';
 import { BodySpool } from './body-spool.ts';
@@ -39,6 +40,9 @@ export async function openWikiExport(file: string, opts: OpenWikiExportOptions):
     }
   } catch (err) {
     spool.close();
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw new WikiExportError('no-room', `no room left in ${opts.tmpDir ?? tmpdir()} for the export's bodies (they take about as much as entities.xml): free some, or point TMPDIR elsewhere`);
+    }
     throw err;
   }
   const kinds = countKinds(index.content.values());
