@@ -7,6 +7,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ADMIN = { Authorization: `Basic ${Buffer.from('admin:delivery-admin').toString('base64')}`, 'Content-Type': 'application/json' };
 const FE = '/rest/trackercustomfieldeditorplugin/1';
+const METRICS = 'delivery-child-metrics-0123456789';
 
 /** The processes whose parent is `pid`, with their command line and niceness (from /proc). */
 function childrenOf(pid: number): { pid: number; cmdline: string; nice: number }[] {
@@ -63,7 +64,7 @@ describe.skipIf(!onPostgres)('webhook deliveries from a child process of the ser
       WEBHOOK_POLL_MS: '50',
       WEBHOOK_LEASE_MS: '1000',
     },
-    nodes: [{ WEBHOOK_DELIVERY_NICE: '12' }, { WEBHOOK_DELIVERY: 'inline' }],
+    nodes: [{ WEBHOOK_DELIVERY_NICE: '12', METRICS_TOKEN: METRICS }, { WEBHOOK_DELIVERY: 'inline' }],
   });
 
   it('delivers from a child at the configured niceness, starts it again after a kill, and ends it with the server', async () => {
@@ -82,6 +83,13 @@ describe.skipIf(!onPostgres)('webhook deliveries from a child process of the ser
     const create = (value: string) => call(child, 'POST', `${FE}/user/customfields/${fieldId}/contexts/default/options`, { optionvalue: value });
     expect((await create('first')).status).toBe(200);
     await receiver.until((r) => r.some((x) => (x.body.option as { optionvalue?: string } | undefined)?.optionvalue === 'first'));
+    // The child's attempts reach the server's metrics.
+    const delivered = async () => {
+      const text = await (await fetch(`${child.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })).text();
+      return Number(/^addon_pair_webhook_deliveries_total\{outcome="delivered"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    for (let end = Date.now() + 10_000; (await delivered()) < 1 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    expect(await delivered()).toBeGreaterThanOrEqual(1);
 
     // (The lease names the server's pid, not the child's: webhooks-cluster.test.ts finds the node to kill by it.)
     process.kill(running.pid, 'SIGKILL');
