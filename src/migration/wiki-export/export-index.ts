@@ -46,12 +46,13 @@ export interface PermissionMeta {
   id: number;
 }
 
-const CONTENT_KINDS: Record<string, ContentKind> = {
-  Page: 'page',
-  BlogPost: 'blogpost',
-  Comment: 'comment',
-  SpaceDescription: 'description',
-};
+// A Map, not an object literal: a class named `constructor` must not find Object.prototype's.
+const CONTENT_KINDS = new Map<string, ContentKind>([
+  ['Page', 'page'],
+  ['BlogPost', 'blogpost'],
+  ['Comment', 'comment'],
+  ['SpaceDescription', 'description'],
+]);
 
 const SAFE = /^\d{1,16}$/;
 
@@ -100,7 +101,7 @@ export class ExportIndex {
   add(o: ExportObject): void {
     this.objects++;
     const p = o.props;
-    const kind = CONTENT_KINDS[o.cls];
+    const kind = CONTENT_KINDS.get(o.cls);
     if (kind) return this.addContent(kind, o);
     if (this.people.add(o)) {
       this.droppedElsewhere += o.dropped;
