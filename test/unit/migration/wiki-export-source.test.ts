@@ -177,6 +177,18 @@ describe('a space export read as a wiki source', () => {
     await source.close();
   });
 
+  it('ignores objects whose class names a member of every JavaScript object', async () => {
+    const file = join(dir, `${n++}.xml`);
+    writeEntitiesXml(file, description());
+    const odd = ['constructor', '__proto__', 'toString', 'hasOwnProperty']
+      .map((cls, i) => `<object class="${cls}" package="x"><id name="id">${9000 + i}</id><property name="title">t</property></object>\n`)
+      .join('');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('</hibernate-generic>', `${odd}</hibernate-generic>`));
+    const source = await openWikiExport(file, quiet);
+    expect(shape((await bundles(source, ['OPS']))[0]!)).toEqual(expectedOps((i) => i));
+    await source.close();
+  });
+
   it('answers the spaces asked for, by key in any case, and leaves out a key it does not hold', async () => {
     const source = await open(description());
     expect((await bundles(source, ['dev'])).map((b) => b.space.key)).toEqual(['DEV']);
