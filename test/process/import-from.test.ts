@@ -13,12 +13,13 @@ import { writeExportZip, type ExportDescription } from '../helpers/wiki-export-b
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Runs the command line; standard output and standard error apart (the report and the progress). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(args: string[], env: Record<string, string>, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['bin/addon-pair.mjs', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(stdin);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += String(d)));
@@ -98,6 +99,43 @@ describe('import-from (command line)', () => {
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
     expect(unreachable.stderr).not.toContain('secret-token-123');
   }, 240_000);
+
+  it('imports from a live wiki (--user, password on standard input) and a live tracker (token from the environment) of our own', async () => {
+    const source = await startServerProcess({ DATA_DIR: path.join(dir, 'source'), DEMO: '1' });
+    try {
+      const target = { ...env, DATA_DIR: path.join(dir, 'live-target') };
+      const wiki = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice', '--json'], target, 'alice\n');
+      expect(wiki.code, wiki.stderr).toBe(0);
+      const wikiReport = JSON.parse(wiki.stdout) as { source: string; units: { name: string; outcome: string; counts: Record<string, { created: number }> }[] };
+      expect(wikiReport.units).toEqual([expect.objectContaining({ name: 'DEMO', outcome: 'imported' })]);
+      expect(wikiReport.units[0]!.counts.pages!.created).toBeGreaterThan(0);
+      expect(wiki.stdout + wiki.stderr).not.toContain('alice\n');
+
+      const pat = await fetch(`${source.url}/rest/pat/latest/tokens`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'migration', expirationDuration: 1 }),
+      });
+      const token = ((await pat.json()) as { rawToken: string }).rawToken;
+      // The importing user needs the field editor's grant on what it imports, at the source.
+      const granted = await fetch(`${source.url}/rest/jiracustomfieldeditorplugin/1/admin/customfields/10000`, {
+        method: 'PATCH',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user: 'admin', action: 'GRANT', type: 'GLOBAL' }),
+      });
+      expect(granted.status).toBe(200);
+      const tracker = await cli(['import-from', 'tracker', source.url, '--field', '10000', '--dry-run'], { ...target, ADDON_PAIR_SOURCE_TOKEN: token });
+      expect(tracker.code, tracker.stdout + tracker.stderr).toBe(0);
+      expect(tracker.stdout).toMatch(/^field .*: would-import/m);
+      expect(tracker.stdout + tracker.stderr).not.toContain(token);
+
+      const again = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice'], target, 'alice\n');
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/space DEMO: unchanged/);
+    } finally {
+      await source.stop();
+    }
+  }, 300_000);
 
   it('refuses the folder while a server runs on it', async () => {
     const server = await startServerProcess(env);
