@@ -23,10 +23,20 @@ export class BodySpool {
   private pendingBytes = 0;
   private written = 0;
 
+  private removed = false;
+
   /** `parent`: where the spool's folder goes (the system's temporary folder by default). */
   constructor(parent = tmpdir()) {
     this.dir = mkdtempSync(join(parent, 'addon-pair-export-'));
     this.fd = openSync(join(this.dir, 'bodies'), 'w+', 0o600);
+    // Removed at once, kept open: the file lives as long as the descriptor, so a run that is killed (Ctrl-C, a
+    // crash) or never closes leaves no gigabyte behind. Where an open file cannot be removed, close() does it.
+    try {
+      rmSync(this.dir, { recursive: true });
+      this.removed = true;
+    } catch {
+      this.removed = false;
+    }
   }
 
   /** Appends a body and answers where it is. */
@@ -69,11 +79,11 @@ export class BodySpool {
     return buf.toString('utf8', 0, done);
   }
 
-  /** Closes and removes the temporary file. */
+  /** Closes the temporary file (which frees its room) and removes it if it is still there. */
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.pending = [];
-    rmSync(this.dir, { recursive: true, force: true });
+    if (!this.removed) rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -197,13 +197,15 @@ describe('a space export read as a wiki source', () => {
     await source.close();
   });
 
-  it('spools bodies in a folder of its own and removes it on close', async () => {
-    const before = new Set(readdirSync(dir));
+  it('leaves no spool in the temporary folder, even while open (the file is removed and kept open)', async () => {
+    const spools = () => readdirSync(dir).filter((f) => f.startsWith('addon-pair-export-'));
+    const before = spools().length;
     const source = await open(description());
-    const spools = readdirSync(dir).filter((f) => !before.has(f) && f.startsWith('addon-pair-export-'));
-    expect(spools).toHaveLength(1);
+    expect(spools()).toHaveLength(before);
+    const ops = (await bundles(source, ['OPS']))[0]!;
+    expect(await ops.body(100)).toBe(CODE);
     await source.close();
-    expect(readdirSync(dir)).not.toContain(spools[0]);
+    await expect(ops.body(100)).rejects.toThrow('the export has been closed');
   });
 
   it('reports progress while reading', async () => {
