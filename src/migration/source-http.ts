@@ -43,6 +43,8 @@ export interface SourceClientOptions {
 
 export const SOURCE_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
+/** Error codes of a connection dropped under a request (not a refused or unknown host). */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 function authHeader(auth: SourceAuth): string {
   if ('token' in auth) return `Bearer ${auth.token}`;
@@ -146,16 +148,7 @@ export class SourceClient {
   private async send(url: URL, where: string): Promise<Response> {
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      let res: Response;
-      try {
-        res = await this.fetchImpl(current, {
-          headers: { Authorization: this.authorization, Accept: 'application/json' },
-          redirect: 'manual',
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-      } catch (err) {
-        throw this.transportError(err, where);
-      }
+      const res = await this.fetchOnce(current, where);
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || location === null) return res;
       await res.body?.cancel();
@@ -170,6 +163,26 @@ export class SourceClient {
       current = next;
     }
     throw this.fail('status', `${where} redirected more than ${MAX_REDIRECTS} times`);
+  }
+
+  /**
+   * One GET. A kept-alive connection that the source closed meanwhile fails at once with a reset; a GET is safe
+   * to send again, so that is retried twice (after 100 and 400 ms). Refusals and timeouts are not retried.
+   */
+  private async fetchOnce(url: URL, where: string): Promise<Response> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.fetchImpl(url, {
+          headers: { Authorization: this.authorization, Accept: 'application/json' },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (err) {
+        const code = (err as { cause?: { code?: string } }).cause?.code ?? '';
+        if (attempt >= 2 || !DROPPED.has(code)) throw this.transportError(err, where);
+        await new Promise((resolve) => setTimeout(resolve, 100 * 4 ** attempt));
+      }
+    }
   }
 
   private async readBody(res: Response, where: string): Promise<string> {

@@ -69,6 +69,28 @@ describe('SourceClient', () => {
     expect((await failure(timed.getJson('x'))).kind).toBe('timeout');
   });
 
+  it('sends a GET again when a kept-alive connection was dropped under it, but not when the host refuses', async () => {
+    let calls = 0;
+    const flaky = client(() => {
+      calls += 1;
+      if (calls === 1) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+      return json({ ok: calls });
+    });
+    expect(await flaky.c.getJson('x')).toEqual({ ok: 2 });
+    let refusals = 0;
+    const refused = client(() => {
+      refusals += 1;
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+    });
+    await failure(refused.c.getJson('x'));
+    expect(refusals).toBe(1);
+    const dropped = client(() => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } });
+    });
+    expect((await failure(dropped.c.getJson('x'))).message).toBe('could not reach https://tracker.example: UND_ERR_SOCKET');
+    expect(dropped.seen).toHaveLength(3);
+  });
+
   it('follows a redirect on the same host, refuses one to another host or to a login page', async () => {
     const same = client((u) => (u.pathname.endsWith('/old') ? { status: 302, location: '/jira/new' } : json({ at: u.pathname })));
     expect(await same.c.getJson('old')).toEqual({ at: '/jira/new' });
