@@ -45,7 +45,7 @@ const comments: Record<string, unknown[]> = {
 };
 
 function fakeWiki(calls: string[]): typeof fetch {
-  return (async (input: URL | RequestInfo) => {
+  return (async (input: URL | string) => {
     const url = new URL(String(input));
     calls.push(`${url.pathname}${url.search}`);
     const p = url.pathname.replace('/wiki/', '/');
