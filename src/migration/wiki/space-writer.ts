@@ -34,19 +34,21 @@ const emptyUnit = (name: string): UnitReport => ({ kind: 'space', name, outcome:
 /** The space by key: created, or its name and description brought up to date. The home page has no column here. */
 async function writeSpace(trx: Knex, s: SourceSpace, count: UnitCounter): Promise<number> {
   const fingerprint = fingerprintOf({ key: s.key, name: s.name, description: s.description, homePageId: s.homePageId ?? null });
+  const name = s.name.slice(0, 255);
   let row = await spaces.findByKey(trx, s.key);
+  const record = row && (await migrationRecords.find(trx, WIKI_SOURCE, 'space', s.key));
   if (!row) {
     if (await spaces.keyTaken(trx, s.key)) throw new SpaceRefused(`the key ${s.key} differs only in case from a space that exists here`);
-    row = await spaces.insert(trx, { key: s.key, name: s.name.slice(0, 255), description: s.description });
+    row = await spaces.insert(trx, { key: s.key, name, description: s.description });
     count.add('spaces', 'created');
-  } else {
-    const record = await migrationRecords.find(trx, WIKI_SOURCE, 'space', s.key);
-    if (record?.fingerprint === fingerprint) count.add('spaces', 'unchanged');
-    else if (row.name !== s.name.slice(0, 255) || row.description !== s.description) {
-      await repo.updateSpace(trx, row.id, { name: s.name.slice(0, 255), description: s.description });
-      count.add('spaces', 'updated');
-    } else count.add('spaces', 'unchanged');
-  }
+  } else if (record?.fingerprint === fingerprint) {
+    // Nothing new at the source: not even the record is written.
+    count.add('spaces', 'unchanged');
+    return row.id;
+  } else if (row.name !== name || row.description !== s.description) {
+    await repo.updateSpace(trx, row.id, { name, description: s.description });
+    count.add('spaces', 'updated');
+  } else count.add('spaces', 'unchanged');
   await migrationRecords.save(trx, WIKI_SOURCE, 'space', { sourceId: s.key, localId: s.key, fingerprint });
   return row.id;
 }

@@ -118,10 +118,11 @@ describe('importWikiSpaces', () => {
     expect(row.version).toBe(4);
   });
 
-  it('a changed page gets a new version; the download follows', async () => {
-    const changed = memorySource([{ space: base, content: content.map((c) => (c.id === 9001 ? { ...c, version: 5 } : c)), bodies: { ...bodies, 9001: hosts('dev.new') } }]);
+  it('a changed page gets a new version, a renamed space its new name; the download follows', async () => {
+    const changed = memorySource([{ space: { ...base, name: 'Migrated, renamed' }, content: content.map((c) => (c.id === 9001 ? { ...c, version: 5 } : c)), bodies: { ...bodies, 9001: hosts('dev.new') } }]);
     const report = await importWikiSpaces(migrationDeps(t.services), changed, { dryRun: false, progress });
-    expect(report.units[0]).toMatchObject({ outcome: 'imported', counts: { pages: { updated: 1, unchanged: 2 } } });
+    expect(report.units[0]).toMatchObject({ outcome: 'imported', counts: { spaces: { updated: 1 }, pages: { updated: 1, unchanged: 2 } } });
+    expect((await t.services.db.knex('spaces').where({ key: 'MIG' }).first()).name).toBe('Migrated, renamed');
     expect((await t.services.db.knex('contents').where({ id: 9001 }).first()).version).toBe(5);
     const res = await t.http.get(E1).query({ key: keyOf('dev'), macroId: MACRO, contentId: 9001 }).set('Authorization', reader.auth).expect(200);
     expect(res.text).toBe('host dev.new\n');
