@@ -9,7 +9,7 @@
 // PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) or, with
 // --pglite, an embedded database in a temporary folder. Reports each phase's time and peak RSS (the kernel's
 // high-water mark of the child, getrusage). --report writes bench/results/wiki-export.md.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -133,6 +133,11 @@ async function main(): Promise<void> {
     }
     const db = args.pglite || args['skip-import'] ? undefined : await createThrowAwayDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
     const importEnv: NodeJS.ProcessEnv = db ? { DATABASE_URL: db.url } : { DATA_DIR: join(work, 'pglite') };
+    // The embedded database is created by the server's own entry point (its initdb runs that entry again, in a
+    // child), so it is made here with `migrate` before the import phase opens it.
+    if (!db && !args['skip-import']) {
+      execFileSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'migrate'], { cwd: ROOT, env: { ...process.env, ...importEnv }, stdio: 'ignore' });
+    }
     try {
       say('');
       say('| phase | time | peak RSS | what it did |');
