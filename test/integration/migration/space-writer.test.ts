@@ -128,6 +128,15 @@ describe('importWikiSpaces', () => {
     expect(res.text).toBe('host dev.new\n');
   });
 
+  it('a re-run lifts a restriction the source lifted and moves a page the source moved', async () => {
+    const moved = content.map((c) => (c.id === 9003 ? { ...c, viewRestrictions: undefined, parentId: 9002 } : c.id === 9001 ? { ...c, version: 5 } : c));
+    const report = await importWikiSpaces(migrationDeps(t.services), memorySource([{ space: { ...base, name: 'Migrated, renamed' }, content: moved, bodies: { ...bodies, 9001: hosts('dev.new') } }]), { dryRun: false, progress });
+    expect(report.units[0]).toMatchObject({ outcome: 'imported', counts: { pages: { updated: 1, unchanged: 2 } } });
+    const row = await t.services.db.knex('contents').where({ id: 9003 }).first();
+    expect([Number(row.parent_id), row.read_restricted, row.version]).toEqual([9002, false, 2]);
+    expect(await t.services.db.knex('content_read_restrictions').where({ content_id: 9003 })).toEqual([]);
+  });
+
   it('maps an id that is taken here and reports it; children follow the mapping', async () => {
     await createSpace(t, 'LOCAL', {}, { users: ['admin'] });
     const local = await createContent(t, t.adminAuth, { space: 'LOCAL', title: 'Ours' });
