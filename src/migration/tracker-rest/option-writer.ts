@@ -28,6 +28,8 @@ interface Run {
   /** Source option id → ours, for the defaults. */
   ids: Map<number, number>;
   explicitIds: boolean;
+  /** Option records that are new or changed, written together at the end. */
+  pending: { sourceId: string; localId: string; fingerprint: string }[];
   /** How deep child lists go: 0 for plain selects, 1 for cascading, any depth for the multi-level select. */
   maxDepth: number;
 }
@@ -43,6 +45,7 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     taken: await trackerTarget.takenOptionIds(trx, all),
     ids: new Map(),
     explicitIds: false,
+    pending: [],
     maxDepth: isMultiLevel(kind) ? Number.MAX_SAFE_INTEGER : isCascading(kind) ? 1 : 0,
   };
   for (const c of src.contexts) {
@@ -51,6 +54,7 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     await writeList(run, { contextId, parentId: null }, c.options, 0);
   }
   if (run.explicitIds) await syncOptionIdSequence(trx);
+  await trackerTarget.saveRecords(trx, TRACKER_SOURCE, 'option', run.pending);
   for (const c of src.contexts) {
     const contextId = field.contexts.get(c.id);
     if (contextId !== undefined) await writeDefault(run, contextId, c.defaultOptionIds);
@@ -107,11 +111,9 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
   for (const n of nodes) {
     const localId = run.ids.get(n.id);
     if (localId === undefined) continue;
-    await migrationRecords.save(trx, TRACKER_SOURCE, 'option', {
-      sourceId: String(n.id),
-      localId: String(localId),
-      fingerprint: fingerprintOf({ value: n.value, disabled: n.disabled, parent: list.parentId }),
-    });
+    const record = { sourceId: String(n.id), localId: String(localId), fingerprint: fingerprintOf({ value: n.value, disabled: n.disabled, parent: list.parentId }) };
+    const known = run.records.get(record.sourceId);
+    if (known?.local_id !== record.localId || known.fingerprint !== record.fingerprint) run.pending.push(record);
     // A new option has no children here yet; an existing one may have some (kept ones are counted).
     if (depth < run.maxDepth && (n.children.length > 0 || byId.has(localId))) {
       await writeList(run, { contextId: list.contextId, parentId: localId }, n.children, depth + 1);

@@ -1,6 +1,7 @@
 // The few reads and writes the tracker import needs that the tracker's and field editor's repositories do not
 // offer: is an id free (fields, contexts, options are matched by the source's id where it is), one field by id,
-// a field's name and description brought in line with the source. Everything else goes through their repositories.
+// a field's name and description brought in line with the source, migration records in batches. Everything
+// else goes through the tracker's, field editor's and migration's own repositories.
 import type { Knex } from 'knex';
 
 export interface TargetField {
@@ -33,5 +34,18 @@ export const trackerTarget = {
       for (const r of rows) taken.add(r.id);
     }
     return taken;
+  },
+
+  /**
+   * Many migration records at once (an option tree of thousands), as `migrationRecords.save` writes one:
+   * inserted, or the existing record of that source id re-pointed with its new fingerprint.
+   */
+  async saveRecords(q: Knex, source: string, kind: string, rows: readonly { sourceId: string; localId: string; fingerprint: string }[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      await q('migration_records')
+        .insert(rows.slice(i, i + 500).map((r) => ({ source, kind, source_id: r.sourceId, local_id: r.localId, fingerprint: r.fingerprint, imported_at: q.fn.now() })))
+        .onConflict(['source', 'kind', 'source_id'])
+        .merge(['local_id', 'fingerprint', 'imported_at']);
+    }
   },
 };
