@@ -120,11 +120,13 @@ describe('the host REST', () => {
     await get(`/rest/api/content/${BLOG}`).expect(200);
   });
 
-  it('lists them in their space, by id', async () => {
+  it('lists them in their space, by id, and the comment under its page', async () => {
     const pages = await get(`/rest/api/content?spaceKey=${space}&type=page`).expect(200);
     expect(pages.body.results.map((r: { id: string }) => r.id)).toEqual([String(CHILD), String(PAGE)]);
     const comments = await get(`/rest/api/content?spaceKey=${space}&type=comment&expand=container`).expect(200);
     expect(comments.body.results.map((r: { id: string; container: { id: string } }) => [r.id, r.container.id])).toEqual([[String(COMMENT), String(PAGE)]]);
+    const children = await get(`/rest/api/content/${PAGE}/child/comment?expand=container`).expect(200);
+    expect(children.body.results.map((r: { id: string; container: { id: string } }) => [r.id, r.container.id])).toEqual([[String(COMMENT), String(PAGE)]]);
   });
 
   it('keeps the read restriction of the child: its reader sees it, the other reader of the space does not', async () => {
