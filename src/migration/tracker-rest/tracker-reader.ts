@@ -54,6 +54,9 @@ export class TrackerReader {
     try {
       list = await this.client.getJson(`${this.base}/admin/customfields`, undefined, s.fieldList);
     } catch (err) {
+      if (err instanceof SourceHttpError && err.kind === 'forbidden') {
+        throw new SourceHttpError('forbidden', `${this.client.origin} lets only administrators list the field editor's fields (403): import as an administrator of the source`, 403);
+      }
       if (!isNotFound(err)) throw err;
       this.base = `${PLUGIN}/1.2`;
       try {

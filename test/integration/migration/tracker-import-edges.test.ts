@@ -43,9 +43,14 @@ describe('importFromTracker: dry run, field filter, mapped ids, source failures'
     await target?.close();
   });
 
-  it('a 401, an unreachable URL and an HTML answer end in one line naming the cause, nothing written', async () => {
+  it('a 401, a user who is not an administrator, an unreachable URL and an HTML answer end in one line naming the cause, nothing written', async () => {
     const before = await hostFields(target);
     await expect(run({ auth: { token: 'not-a-valid-token-at-all' } })).rejects.toThrow(/^http:\/\/127\.0\.0\.1:\d+ refused the credentials \(401\)$/);
+    const plain = uniq('plain');
+    await source.createUser(plain);
+    await expect(run({ auth: { user: plain, password: `${plain}-pw` } })).rejects.toThrow(
+      /^http:\/\/127\.0\.0\.1:\d+ lets only administrators list the field editor's fields \(403\): import as an administrator of the source$/,
+    );
     // A port that was free a moment ago: nothing listens there.
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
