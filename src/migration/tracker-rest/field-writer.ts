@@ -43,6 +43,8 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
       if (!free) tally.map('context', c.id, row.id);
       inserted ||= free;
       await writeScope(trx, fieldId, row.id, c, tally);
+      // Before 1.5.0 the source does not tell a context's projects: here it applies to all of them until an administrator narrows it.
+      if (!c.projects) tally.skip('contexts whose projects the source did not tell (all projects here)');
       tally.add('contexts', 'created');
     }
     contexts.set(c.id, row.id);
