@@ -121,6 +121,11 @@ async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles:
   if (item.type !== 'comment') {
     const userIds = (restricted?.users ?? []).flatMap((n) => ctx.people.userId(n) ?? []);
     const groupIds = (restricted?.groups ?? []).flatMap((n) => ctx.people.groupId(n) ?? []);
+    // A restricted page must never come out readable by the whole space: a restriction whose people all went
+    // missing refuses the space (ensurePeople creates everyone a bundle names, so this is a source's mistake).
+    if (restricted && restricted.users.length + restricted.groups.length > 0 && userIds.length + groupIds.length === 0) {
+      throw new ContentRefused('its view restriction names nobody this host knows; it would become readable by the whole space');
+    }
     if (existing || userIds.length + groupIds.length > 0) await restrictions.replace(trx, id, userIds, groupIds);
   }
   await migrationRecords.save(trx, WIKI_SOURCE, 'content', { sourceId: String(item.id), localId: String(id), fingerprint });

@@ -12,6 +12,8 @@ import type { UnitCounter } from './unit-counter.ts';
  */
 export const NO_USABLE_PASSWORD = '!imported-without-password';
 
+export const BUILTIN_MEMBERSHIPS_SKIPPED = "memberships of this host's built-in role groups (users, administrators, system-administrators): grant roles by hand";
+
 /** Our users and groups by lower-cased name, for the content and restrictions of one space. */
 export interface People {
   userId(name: string): number | undefined;
@@ -19,6 +21,11 @@ export interface People {
   /** Of the users the space names, those that still have no usable password (created now or by an earlier run). */
   withoutPassword: string[];
 }
+
+/** A user or group name this host can keep as it is: trimmed, 1 to 255 characters, no control characters. */
+const keepable = (name: string) =>
+  name.length >= 1 && name.length <= 255 && name.trim() === name && [...name].every((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f);
+const UNKEEPABLE = 'users and groups whose name this host cannot keep (empty, padded, over 255 characters or with control characters)';
 
 /** Every user name the bundle mentions: its users, creators, restricted-to users, group members. */
 function namedUsers(bundle: SourceSpaceBundle): Map<string, { name: string; displayName?: string; email?: string; active?: boolean }> {
@@ -53,6 +60,10 @@ export async function ensurePeople(trx: Knex, bundle: SourceSpaceBundle, count: 
   const wantedUsers = namedUsers(bundle);
   const everyone = await groups.findByName(trx, BUILTIN_GROUPS.users);
   for (const [key, u] of wantedUsers) {
+    if (!keepable(u.name)) {
+      count.skip(UNKEEPABLE);
+      continue;
+    }
     const existing = await users.findByName(trx, u.name);
     if (existing) {
       userIds.set(key, existing.id);
@@ -70,16 +81,31 @@ export async function ensurePeople(trx: Knex, bundle: SourceSpaceBundle, count: 
     userIds.set(key, row.id);
     count.add('users', 'created');
   }
+  const builtin = new Set<string>();
   for (const [key, name] of namedGroups(bundle)) {
+    if (!keepable(name)) {
+      count.skip(UNKEEPABLE);
+      continue;
+    }
     const existing = await groups.findByName(trx, name);
     if (existing) count.add('groups', 'unchanged');
     else count.add('groups', 'created');
+    if (existing?.builtin) builtin.add(key);
     groupIds.set(key, (existing ?? (await groups.insert(trx, name))).id);
   }
   for (const g of bundle.groups) {
-    const groupId = groupIds.get(g.name.toLowerCase())!;
+    const groupId = groupIds.get(g.name.toLowerCase());
+    if (groupId === undefined) continue;
+    // The built-in groups carry this host's roles (users, administrators, system administrators): an export's
+    // group of the same name gives nobody a role here. Restrictions may still name them.
+    if (builtin.has(g.name.toLowerCase())) {
+      count.skip(BUILTIN_MEMBERSHIPS_SKIPPED, g.members.length);
+      continue;
+    }
     for (const member of g.members) {
-      const added = await groups.addMember(trx, groupId, userIds.get(member.toLowerCase())!);
+      const userId = userIds.get(member.toLowerCase());
+      if (userId === undefined) continue;
+      const added = await groups.addMember(trx, groupId, userId);
       count.add('group memberships', added ? 'created' : 'unchanged');
     }
   }

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { basic, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { createContent, createSpace, grantSpace, keyOf, multiBox } from '../../helpers/wiki-fixtures.ts';
 import { importWikiSpaces } from '../../../src/migration/wiki/space-writer.ts';
+import { BUILTIN_MEMBERSHIPS_SKIPPED } from '../../../src/migration/wiki/space-people.ts';
 import { migrationDeps } from '../../../src/migration/migration-deps.ts';
 import type { SourceContent, SourceSpaceBundle, WikiSource } from '../../../src/migration/wiki/space-model.ts';
 
@@ -183,5 +184,42 @@ describe('importWikiSpaces', () => {
   it('a requested space the source does not hold is a failed unit', async () => {
     const report = await importWikiSpaces(migrationDeps(t.services), source(), { spaces: ['NOPE'], dryRun: false, progress });
     expect(report.units).toEqual([expect.objectContaining({ name: 'NOPE', outcome: 'failed', reason: expect.stringContaining('no space') })]);
+  });
+
+  it("gives nobody a role: an export's members of a group named like a built-in one are not added to it", async () => {
+    const mallory = await t.createUser('mig-mallory');
+    const roles = memorySource([
+      {
+        space: { key: 'ROLES', name: 'Roles', description: '' },
+        content: [{ id: 9401, type: 'page', title: 'Admins only', version: 1, viewRestrictions: { users: [], groups: ['administrators'] } }],
+        groups: [
+          { name: 'administrators', members: ['mig-mallory', 'mig-newcomer'] },
+          { name: 'system-administrators', members: ['mig-mallory'] },
+        ],
+      },
+    ]);
+    const report = await importWikiSpaces(migrationDeps(t.services), roles, { dryRun: false, progress });
+    expect(report.units[0]!.outcome).toBe('imported');
+    expect(report.units[0]!.skipped[BUILTIN_MEMBERSHIPS_SKIPPED]).toBe(3);
+    const admins = await t.services.db.knex('group_members as m').join('groups as g', 'g.id', 'm.group_id').join('users as u', 'u.id', 'm.user_id')
+      .whereIn('g.name', ['administrators', 'system-administrators']).pluck('u.name');
+    expect(admins).not.toContain(mallory.name);
+    expect(admins).not.toContain('mig-newcomer');
+    await t.http.get('/rest/api/2/myself').set('Authorization', basic(mallory.name, mallory.password)).expect(200);
+    // The page stays restricted to the administrators group, which Mallory is not in.
+    await t.http.get('/rest/api/content/9401').set('Authorization', basic(mallory.name, mallory.password)).expect(404);
+  });
+
+  it('refuses a space rather than publish a restricted page whose people are unknown', async () => {
+    const nobody = memorySource([
+      {
+        space: { key: 'NOBODY', name: 'Nobody', description: '' },
+        content: [{ id: 9501, type: 'page', title: 'Secret', version: 1, viewRestrictions: { users: ['  '], groups: [] } }],
+      },
+    ]);
+    const report = await importWikiSpaces(migrationDeps(t.services), nobody, { dryRun: false, progress });
+    expect(report.units[0]).toMatchObject({ name: 'NOBODY', outcome: 'failed' });
+    expect(report.units[0]!.reason).toMatch(/view restriction names nobody/);
+    expect(await t.services.db.knex('contents').where({ id: 9501 }).first()).toBeUndefined();
   });
 });
