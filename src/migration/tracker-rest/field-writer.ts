@@ -51,6 +51,9 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
     await migrationRecords.save(trx, TRACKER_SOURCE, 'context', { sourceId: String(c.id), localId: String(row.id), fingerprint: fingerprintOf(contextState(c)) });
   }
   if (inserted) await bumpSequence(trx, 'field_contexts');
+  const mine = new Set(contexts.values());
+  const extra = (await fieldsRepository.contextsOfFields(trx, [fieldId])).filter((l) => !mine.has(l.id));
+  tally.skip('contexts here that the source does not have (kept)', extra.length);
   return { id: fieldId, typeKey: src.typeKey, contexts };
 }
 
