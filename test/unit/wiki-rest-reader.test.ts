@@ -1,10 +1,11 @@
 // The live wiki source's reader against answers shaped as the original wiki writes them (a stand-in fetch):
 // members our wiki does not write (home page, sibling position, history of a page edited by someone else,
 // comment replies), a wiki that caps `limit` below what was asked, ids above 2^32 as strings, and a group whose
-// members the user may not read.
+// members the user may not read. Also: reads that fail for a passing cause are tried again, refusals are not.
 import { describe, expect, it } from 'vitest';
 import { SourceClient } from '../../src/migration/source-http.ts';
 import { SpaceReader, wikiList } from '../../src/migration/wiki-rest/wiki-rest-reader.ts';
+import { retryingReads } from '../../src/migration/wiki-rest/retrying-reads.ts';
 import { restSpace } from '../../src/migration/wiki-rest/wiki-rest.schemas.ts';
 import { z } from 'zod';
 
@@ -105,5 +106,36 @@ describe('SpaceReader on the original wiki\'s answers', () => {
     const err = await new SpaceReader(client, () => undefined).read(restSpace.parse({ key: 'X', name: 'X' })).catch((e: Error) => e);
     expect((err as Error).message).toMatch(/answered an unexpected shape at results\.0\.id: a content id must be digits/);
     expect((err as Error).message).not.toContain('\n');
+  });
+});
+
+describe('retryingReads', () => {
+  const statuses = (list: number[], calls: { n: number }) =>
+    (async () => {
+      const status = list[Math.min(calls.n++, list.length - 1)]!;
+      return new Response(JSON.stringify(status === 200 ? { ok: true } : { message: 'busy' }), { status, headers: { 'Content-Type': 'application/json' } });
+    }) as unknown as typeof fetch;
+
+  it('tries a read again after a gateway or overload status, and gives up after the last pause', async () => {
+    const calls = { n: 0 };
+    const retries: string[] = [];
+    const reads = retryingReads(new SourceClient({ url: BASE, auth: { token: 'tok-123456' }, fetchImpl: statuses([503, 502, 200], calls) }), [0, 0], (m) => retries.push(m));
+    expect(await reads.getJson('rest/api/space')).toEqual({ ok: true });
+    expect(calls.n).toBe(3);
+    expect(retries).toHaveLength(2);
+    expect(retries[0]).toMatch(/answered 503: busy; trying again in 0 s$/);
+    const always = { n: 0 };
+    const failing = retryingReads(new SourceClient({ url: BASE, auth: { token: 'tok-123456' }, fetchImpl: statuses([504], always) }), [0, 0]);
+    await expect(failing.getJson('rest/api/space')).rejects.toThrow(/answered 504/);
+    expect(always.n).toBe(3);
+  });
+
+  it('does not try a refusal or a plain error again', async () => {
+    for (const status of [401, 403, 404, 500]) {
+      const calls = { n: 0 };
+      const reads = retryingReads(new SourceClient({ url: BASE, auth: { token: 'tok-123456' }, fetchImpl: statuses([status, 200], calls) }), [0, 0]);
+      await expect(reads.getJson('rest/api/space'), String(status)).rejects.toThrow();
+      expect(calls.n, String(status)).toBe(1);
+    }
   });
 });

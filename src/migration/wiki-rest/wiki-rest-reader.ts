@@ -3,7 +3,8 @@
 // the members of the groups those name. Bodies come with the lists and are kept up to a budget; past it they
 // are left out of memory and read again, one by one, when the writer asks for them.
 import type { z } from 'zod';
-import { isNotFound, SourceHttpError, type Query, type SourceClient } from '../source-http.ts';
+import { isNotFound, SourceHttpError, type Query } from '../source-http.ts';
+import type { JsonReads } from './retrying-reads.ts';
 import type { SourceContent, SourceGroup, SourceSpaceBundle, SourceUser } from '../wiki/space-model.ts';
 import { restContent, restContentList, restMemberList, restReadRestriction, type RestContent, type RestSpace } from './wiki-rest.schemas.ts';
 
@@ -16,7 +17,7 @@ const EXPAND = 'body.storage,version,ancestors,container,history';
  * Every item of a wiki list: `start`/`limit` pages, each validated, until `_links.next` is absent or a page is
  * empty. The next start counts what was received, so a wiki that caps `limit` is still read whole.
  */
-export async function* wikiList<T>(client: SourceClient, path: string, query: Query, schema: z.ZodType<{ results: T[]; _links?: { next?: string } | undefined }>): AsyncGenerator<T> {
+export async function* wikiList<T>(client: JsonReads, path: string, query: Query, schema: z.ZodType<{ results: T[]; _links?: { next?: string } | undefined }>): AsyncGenerator<T> {
   let start = 0;
   for (;;) {
     const page = await client.getJson(path, { ...query, start, limit: PAGE_SIZE }, schema);
@@ -49,7 +50,7 @@ export class SpaceReader {
   private readonly notImported: Record<string, number> = {};
 
   constructor(
-    private readonly client: SourceClient,
+    private readonly client: JsonReads,
     private readonly progress: (m: string) => void,
   ) {}
 

@@ -6,6 +6,7 @@ import { isNotFound, SourceClient, type SourceAuth } from '../source-http.ts';
 import type { SourceSpaceBundle, WikiSource } from '../wiki/space-model.ts';
 import { restSpace, restSpaceList, type RestSpace } from './wiki-rest.schemas.ts';
 import { SpaceReader, wikiList } from './wiki-rest-reader.ts';
+import { retryingReads, type JsonReads } from './retrying-reads.ts';
 
 export interface WikiRestOptions {
   /** The wiki's base URL (with its context path, e.g. https://wiki.example.com/wiki). */
@@ -14,12 +15,14 @@ export interface WikiRestOptions {
   progress: (m: string) => void;
   /** For tests: how long one request may take. */
   timeoutMs?: number;
+  /** For tests: the pauses before reads that failed transiently are tried again. */
+  retryPausesMs?: readonly number[];
 }
 
 const SPACE_EXPAND = 'description.plain,homepage';
 
 /** One space by key; undefined when the wiki holds none the user may read (the writer reports the key). */
-async function spaceByKey(client: SourceClient, key: string): Promise<RestSpace | undefined> {
+async function spaceByKey(client: JsonReads, key: string): Promise<RestSpace | undefined> {
   try {
     return await client.getJson(`rest/api/space/${encodeURIComponent(key)}`, { expand: SPACE_EXPAND }, restSpace);
   } catch (err) {
@@ -31,11 +34,15 @@ async function spaceByKey(client: SourceClient, key: string): Promise<RestSpace 
 class WikiRestSource implements WikiSource {
   readonly label: string;
 
+  private readonly client: JsonReads;
+
   constructor(
-    private readonly client: SourceClient,
+    base: URL,
+    client: JsonReads,
     private readonly progress: (m: string) => void,
   ) {
-    this.label = `wiki ${client.base.origin}${client.base.pathname.replace(/\/$/, '')}`;
+    this.label = `wiki ${base.origin}${base.pathname.replace(/\/$/, '')}`;
+    this.client = client;
   }
 
   async *spaces(keys?: readonly string[]): AsyncIterable<SourceSpaceBundle> {
@@ -75,5 +82,7 @@ class WikiRestSource implements WikiSource {
 export async function openWikiRest(opts: WikiRestOptions): Promise<WikiSource> {
   const client = new SourceClient({ url: opts.url, auth: opts.auth, ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }) });
   await client.getJson('rest/api/space', { limit: 1 }, restSpaceList);
-  return new WikiRestSource(client, opts.progress);
+  // From here on a read that fails for a passing cause is tried again (the first one fails at once).
+  const reads = retryingReads(client, opts.retryPausesMs, (why) => opts.progress(`wiki: ${why}`));
+  return new WikiRestSource(client.base, reads, opts.progress);
 }
