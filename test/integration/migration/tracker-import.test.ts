@@ -106,4 +106,26 @@ describe('importFromTracker', () => {
     expect(await snapshot(target, seeded.single)).toEqual(await snapshot(source, seeded.single));
     expect((await run()).units.map((u) => u.outcome)).toEqual(['unchanged', 'unchanged', 'unchanged']);
   });
+
+  it('follows options by id through swapped names, and keeps an option added here after the source\'s own', async () => {
+    const p = paths(seeded.multi, 'default');
+    await addOptions(target, target.adminAuth, p.options, ['Local only']);
+    const list = (await source.http.get(p.options).set('Authorization', source.adminAuth).expect(200)).body as OptionJson[];
+    const id = (v: string) => list.find((o) => o.optionvalue === v)!.id;
+    await send(source, 'put', p.option(id('One')), { optionvalue: 'Swap' });
+    await send(source, 'put', p.option(id('Three')), { optionvalue: 'One' });
+    await send(source, 'put', p.option(id('One')), { optionvalue: 'Three' });
+    await send(source, 'put', p.option(id('Two')), { optionvalue: 'Deux' });
+
+    const unit = (await run()).units.find((u) => u.name.includes(String(seeded.multi)))!;
+    expect(unit.outcome, JSON.stringify(unit)).toBe('imported');
+    expect(unit.counts.options).toEqual({ created: 0, updated: 3, unchanged: 0 });
+    expect(unit.skipped).toEqual({ 'options here that the source does not have (kept, after its own)': 1 });
+    const here = (await target.http.get(p.options).set('Authorization', target.adminAuth).expect(200)).body as OptionJson[];
+    const renamed: Record<string, string> = { One: 'Three', Three: 'One', Two: 'Deux' };
+    expect(here.map((o) => [o.id, o.optionvalue])).toEqual([...list.map((o) => [o.id, renamed[o.optionvalue]]), [here[3]!.id, 'Local only']]);
+    // The default names the same options (by id) on both: Three and One swapped names, so it reads One, Three.
+    const dflt = (await target.http.get(p.default).set('Authorization', target.adminAuth).expect(200)).body;
+    expect(dflt.defaultOptions.map((o: OptionJson) => o.optionvalue)).toEqual(['One', 'Three']);
+  });
 });
