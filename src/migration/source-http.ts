@@ -198,7 +198,9 @@ export class SourceClient {
     if (e.name === 'TimeoutError' || e.name === 'AbortError') {
       return this.fail('timeout', `${where} did not answer within ${Math.round(this.timeoutMs / 1000)} s`);
     }
-    const cause = e.cause?.code ?? e.cause?.message ?? e.message ?? 'unknown error';
+    let cause = e.cause?.code ?? e.cause?.message ?? e.message ?? 'unknown error';
+    // fetch will not connect to a few ports that other protocols use (1, 9, 25, 6000 …), and says only this.
+    if (cause === 'bad port') cause = `port ${new URL(where).port} is one that HTTP clients refuse to use`;
     return this.fail('unreachable', `could not reach ${this.origin}: ${cause}`);
   }
 

@@ -63,6 +63,8 @@ describe('SourceClient', () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     });
     expect((await failure(refused.c.getJson('x'))).message).toBe('could not reach https://tracker.example: ECONNREFUSED');
+    const blocked = new SourceClient({ url: 'http://127.0.0.1:9/', auth: { token: 'tok-SECRET-123' } });
+    expect((await failure(blocked.getJson('x'))).message).toBe('could not reach http://127.0.0.1:9: port 9 is one that HTTP clients refuse to use');
     const fetchImpl = (async (_u: URL, init?: RequestInit) =>
       new Promise((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as typeof fetch;
     const timed = new SourceClient({ url: 'https://tracker.example', auth: { token: 'tok-SECRET-123' }, fetchImpl, timeoutMs: 50 });
