@@ -22,6 +22,7 @@ export const codeboxIndexer: ContentIndexer = {
     for (const row of rows) refuseUnlistable(row);
     return (trx, contentId) => replaceCodeboxes(trx, contentId, rows);
   },
+  serves: isCodeboxKind,
 };
 
 function indexRow(kind: CodeboxKind, macroId: string, macro: MacroInfo): CodeboxRow {

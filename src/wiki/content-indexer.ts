@@ -13,6 +13,8 @@ export type IndexWrite = (trx: Knex.Transaction, contentId: number) => Promise<v
  */
 export interface ContentIndexer {
   prepare(macros: readonly MacroInfo[]): IndexWrite;
+  /** Whether this add-on serves macros of that name (an import counts the macros no add-on serves). */
+  serves?(macroName: string): boolean;
 }
 
 /** What one add-on does with every saved body, handed over as data (its feature's `hooks.wiki`). */
@@ -25,6 +27,11 @@ export class ContentIndexers {
 
   register(indexer: ContentIndexer): void {
     this.list.push(indexer);
+  }
+
+  /** Whether a registered add-on serves macros of that name. */
+  serves(macroName: string): boolean {
+    return this.list.some((i) => i.serves?.(macroName) === true);
   }
 
   /** One write that runs every indexer's write, in registration order. */

@@ -8,6 +8,8 @@ export interface PreparedStorage {
   xhtml: string;
   /** The registered indexers' writes, to run in the transaction that stores the body. */
   index: IndexWrite;
+  /** The names of the body's macros, nested ones included, in document order. */
+  macroNames: readonly string[];
 }
 
 /**
@@ -24,5 +26,5 @@ export function prepareStorage(value: string, indexers: ContentIndexers, newId: 
     if (err instanceof StorageFormatError) throw invalidStorage(err.message, err);
     throw err;
   }
-  return { xhtml: assigned.xhtml, index: indexers.prepare(assigned.macros) };
+  return { xhtml: assigned.xhtml, index: indexers.prepare(assigned.macros), macroNames: assigned.macros.map((m) => m.name) };
 }

@@ -6,6 +6,7 @@ import { basic, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { createContent, createSpace, grantSpace, keyOf, multiBox } from '../../helpers/wiki-fixtures.ts';
 import { importWikiSpaces } from '../../../src/migration/wiki/space-writer.ts';
 import { BUILTIN_MEMBERSHIPS_SKIPPED } from '../../../src/migration/wiki/space-people.ts';
+import { UNSERVED_MACROS } from '../../../src/migration/wiki/space-content.ts';
 import { migrationDeps } from '../../../src/migration/migration-deps.ts';
 import type { SourceContent, SourceSpaceBundle, WikiSource } from '../../../src/migration/wiki/space-model.ts';
 
@@ -221,5 +222,19 @@ describe('importWikiSpaces', () => {
     expect(report.units[0]).toMatchObject({ name: 'NOBODY', outcome: 'failed' });
     expect(report.units[0]!.reason).toMatch(/view restriction names nobody/);
     expect(await t.services.db.knex('contents').where({ id: 9501 }).first()).toBeUndefined();
+  });
+
+  it('counts the macros no add-on here serves, and keeps them in the body as they are', async () => {
+    const info = '<ac:structured-macro ac:name="info" ac:macro-id="5a1f0000-0000-4000-8000-000000000001"><ac:rich-text-body><p>Read me</p></ac:rich-text-body></ac:structured-macro>';
+    const toc = '<ac:structured-macro ac:name="toc" ac:macro-id="5a1f0000-0000-4000-8000-000000000002" />';
+    const macros = memorySource([
+      { space: { key: 'MACROS', name: 'Macros', description: '' }, content: [{ id: 9601, type: 'page', title: 'Mixed', version: 1 }], bodies: { 9601: `${info}${hosts('m.example')}${toc}` } },
+    ]);
+    const report = await importWikiSpaces(migrationDeps(t.services), macros, { dryRun: false, progress });
+    expect(report.units[0]!.outcome).toBe('imported');
+    expect(report.units[0]!.skipped[UNSERVED_MACROS]).toBe(2);
+    const stored = (await t.services.db.knex('contents').where({ id: 9601 }).first()).body as string;
+    expect(stored).toContain('ac:name="info"');
+    expect(stored).toContain('ac:name="toc"');
   });
 });
