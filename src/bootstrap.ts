@@ -17,10 +17,12 @@ export interface BootstrapResult {
 
 /**
  * Brings the database to the state a server needs: migrations, the first administrator, the demo data.
- * Runs under one cluster-wide lock, so two nodes starting together do each step once.
+ * Runs under one cluster-wide lock, so two nodes starting together do each step once. `demo: false` leaves the
+ * demo data out whatever DEMO says (a command that writes its own data into a new database).
  */
-export async function bootstrap(services: AppServices): Promise<BootstrapResult> {
-  const { config, db, log } = services;
+export async function bootstrap(services: AppServices, opts: { demo?: boolean } = {}): Promise<BootstrapResult> {
+  const { db, log } = services;
+  const config = { ...services.config, demo: opts.demo ?? services.config.demo };
   return withBootstrapLock(db, async () => {
     // A new directory gets its first administrator (and the demo user) once the migrations have run. Their
     // passwords' hashes (scrypt, about 0.3 s each) start now, on the thread pool, and are ready by then.

@@ -7,6 +7,8 @@ import { createServices, type AppServices } from '../services.ts';
 import { runImport } from '../importer/import.service.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { runUserCommand, userCommandServices } from './user-commands.ts';
+import { usersRepository } from '../directory/users.repository.ts';
+import { bootstrap } from '../bootstrap.ts';
 
 // The commands that need the whole composition root. `user add`, `user passwd`, `user unlock` and
 // `token create` run on a slim context instead (directory.commands.ts), or in a running embedded server
@@ -19,6 +21,9 @@ export async function withContext(config: Config, fn: (services: AppServices) =>
   try {
     const services = createServices(config, db, log);
     await migrateIfBehind(db);
+    // A new folder or database gets its first administrator before a command writes users into it (an import),
+    // as a server's first start would: after it, the directory is no longer new and no server would create one.
+    if ((await usersRepository.count(db.knex)) === 0) await bootstrap(services, { demo: false });
     await fn(services);
   } finally {
     await db.close();
