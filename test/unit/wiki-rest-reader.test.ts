@@ -7,6 +7,7 @@ import { SourceClient } from '../../src/migration/source-http.ts';
 import { SpaceReader, wikiList } from '../../src/migration/wiki-rest/wiki-rest-reader.ts';
 import { retryingReads } from '../../src/migration/wiki-rest/retrying-reads.ts';
 import { restSpace } from '../../src/migration/wiki-rest/wiki-rest.schemas.ts';
+import { openWikiRest } from '../../src/migration/wiki-rest/wiki-rest-source.ts';
 import { z } from 'zod';
 
 const BASE = 'https://wiki.example.test/wiki';
@@ -137,5 +138,35 @@ describe('retryingReads', () => {
       await expect(reads.getJson('rest/api/space'), String(status)).rejects.toThrow();
       expect(calls.n, String(status)).toBe(1);
     }
+  });
+});
+
+describe('openWikiRest: a space that cannot be read whole', () => {
+  it('is handed over as failed, with the one-line reason, and the next space is still read', async () => {
+    const spaces = [
+      { id: 1, key: 'BROKEN', name: 'Broken', description: { plain: { value: '', representation: 'plain' } } },
+      { id: 2, key: 'FINE', name: 'Fine', description: { plain: { value: '', representation: 'plain' } } },
+    ];
+    const fake = (async (input: URL | string) => {
+      const url = new URL(String(input));
+      const p = url.pathname.replace('/wiki/', '/');
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+      if (p === '/rest/api/space') return json({ results: spaces, start: 0, limit: 100, size: 2, _links: {} });
+      const one = /^\/rest\/api\/space\/(\w+)$/.exec(p);
+      if (one) return json(spaces.find((s) => s.key === one[1]));
+      if (p === '/rest/api/content' && url.searchParams.get('spaceKey') === 'BROKEN') return json({ message: 'database on fire' }, 500);
+      if (p === '/rest/api/content') return json({ results: url.searchParams.get('type') === 'page' ? [content(7, 'page', 'Only')] : [], start: 0, limit: 100, size: 1, _links: {} });
+      if (/\/restriction\/byOperation\/read$/.test(p)) return json({ operation: 'read', restrictions: { user: { results: [] }, group: { results: [] } } });
+      if (/\/child\/comment$/.test(p)) return json({ results: [], start: 0, limit: 100, size: 0, _links: {} });
+      return json({ message: 'not found' }, 404);
+    }) as typeof fetch;
+    const source = await openWikiRest({ url: BASE, auth: { token: 'tok-123456' }, progress: () => undefined, fetchImpl: fake, retryPausesMs: [] });
+    const got: { key: string; failure?: string; items: number }[] = [];
+    for await (const b of source.spaces()) got.push({ key: b.space.key, ...(b.failure === undefined ? {} : { failure: b.failure }), items: b.content.length });
+    expect(got).toEqual([
+      { key: 'BROKEN', failure: expect.stringMatching(/answered 500: database on fire$/), items: 0 },
+      { key: 'FINE', items: 1 },
+    ]);
+    expect(got[0]!.failure).not.toContain('tok-123456');
   });
 });

@@ -2,7 +2,7 @@
 // "Wiki", the interface our own wiki serves too) through the shared client for live sources, so every failure
 // is one line that names the cause (unreachable, credentials refused, HTML where JSON was expected) and never
 // the credentials. The source's user reads what it may view: a page hidden from it is not imported.
-import { isNotFound, SourceClient, type SourceAuth } from '../source-http.ts';
+import { isNotFound, SourceClient, SourceHttpError, type SourceAuth } from '../source-http.ts';
 import type { SourceSpaceBundle, WikiSource } from '../wiki/space-model.ts';
 import { restSpace, restSpaceList, type RestSpace } from './wiki-rest.schemas.ts';
 import { SpaceReader, wikiList } from './wiki-rest-reader.ts';
@@ -17,6 +17,8 @@ export interface WikiRestOptions {
   timeoutMs?: number;
   /** For tests: the pauses before reads that failed transiently are tried again. */
   retryPausesMs?: readonly number[];
+  /** For tests: a stand-in for the global fetch. */
+  fetchImpl?: typeof fetch;
 }
 
 const SPACE_EXPAND = 'description.plain,homepage';
@@ -48,7 +50,15 @@ class WikiRestSource implements WikiSource {
   async *spaces(keys?: readonly string[]): AsyncIterable<SourceSpaceBundle> {
     for await (const space of this.wanted(keys)) {
       this.progress(`space ${space.key}: reading from ${this.label}`);
-      yield await new SpaceReader(this.client, this.progress).read(space);
+      let bundle: SourceSpaceBundle;
+      try {
+        bundle = await new SpaceReader(this.client, this.progress).read(space);
+      } catch (err) {
+        // This space fails alone (its reads were already tried again): the others are still read and imported.
+        const reason = err instanceof SourceHttpError ? err.message : `reading it failed: ${(err as Error).message ?? String(err)}`.split('\n')[0]!;
+        bundle = { space: { key: space.key, name: space.name, description: '' }, content: [], users: [], groups: [], notImported: {}, body: async () => '', failure: reason };
+      }
+      yield bundle;
     }
   }
 
@@ -80,7 +90,12 @@ class WikiRestSource implements WikiSource {
  * of spaces), so a wrong URL or password fails before anything is imported.
  */
 export async function openWikiRest(opts: WikiRestOptions): Promise<WikiSource> {
-  const client = new SourceClient({ url: opts.url, auth: opts.auth, ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }) });
+  const client = new SourceClient({
+    url: opts.url,
+    auth: opts.auth,
+    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    ...(opts.fetchImpl === undefined ? {} : { fetchImpl: opts.fetchImpl }),
+  });
   await client.getJson('rest/api/space', { limit: 1 }, restSpaceList);
   // From here on a read that fails for a passing cause is tried again (the first one fails at once).
   const reads = retryingReads(client, opts.retryPausesMs, (why) => opts.progress(`wiki: ${why}`));

@@ -62,6 +62,11 @@ export interface SourceSpaceBundle {
   /** What the source saw and does not import, by kind (for the report): historical versions, attachments,
    *  edit restrictions, drafts, deleted pages, characters XML forbids, macros we do not serve … */
   notImported: Record<string, number>;
+  /**
+   * Set when the source could not read this space whole (a live wiki failed part-way): the writer writes
+   * nothing of it and reports the space failed with this one-line reason, and the next space goes on.
+   */
+  failure?: string;
 }
 
 /** A wiki source: the spaces it holds (filtered by key when asked), one at a time. */

@@ -102,6 +102,11 @@ export async function importWikiSpaces(deps: MigrationDeps, source: WikiSource, 
   const seen = new Set<string>();
   for await (const bundle of source.spaces(wanted)) {
     seen.add(bundle.space.key.toLowerCase());
+    if (bundle.failure !== undefined) {
+      opts.progress(`space ${bundle.space.key}: failed, nothing written`);
+      report.units.push({ ...emptyUnit(bundle.space.key), reason: bundle.failure });
+      continue;
+    }
     opts.progress(`space ${bundle.space.key}: ${bundle.content.length} content items`);
     const { unit, withoutPassword } = await importSpace(deps, bundle, opts);
     report.units.push(unit);

@@ -237,4 +237,22 @@ describe('importWikiSpaces', () => {
     expect(stored).toContain('ac:name="info"');
     expect(stored).toContain('ac:name="toc"');
   });
+
+  it('reports a space the source could not read whole as failed, writes nothing of it, and goes on', async () => {
+    const partial: WikiSource = {
+      label: 'memory',
+      async *spaces() {
+        yield { space: { key: 'HALF', name: 'Half', description: '' }, content: [{ id: 9701, type: 'page', title: 'Read', version: 1 }], users: [], groups: [], notImported: {}, body: async () => '<p>x</p>', failure: 'wiki https://old.example answered 500: database on fire' };
+        yield { space: { key: 'WHOLE', name: 'Whole', description: '' }, content: [{ id: 9702, type: 'page', title: 'Read', version: 1 }], users: [], groups: [], notImported: {}, body: async () => '<p>y</p>' };
+      },
+      close: async () => undefined,
+    };
+    const report = await importWikiSpaces(migrationDeps(t.services), partial, { dryRun: false, progress });
+    expect(report.units.map((u) => [u.name, u.outcome, u.reason])).toEqual([
+      ['HALF', 'failed', 'wiki https://old.example answered 500: database on fire'],
+      ['WHOLE', 'imported', undefined],
+    ]);
+    expect(await t.services.db.knex('spaces').where({ key: 'HALF' }).first()).toBeUndefined();
+    expect(await t.services.db.knex('contents').where({ id: 9701 }).first()).toBeUndefined();
+  });
 });
