@@ -22,11 +22,12 @@ export interface WrittenField {
   contexts: Map<number, number>;
 }
 
-export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally): Promise<WrittenField> {
-  const fieldId = await writeField(trx, src, tally);
+/** `maxSourceFieldId`: the largest id of the fields this run imports (a new id is given past it, see moveSequencePast). */
+export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally, maxSourceFieldId: number): Promise<WrittenField> {
+  const maxContextId = src.contexts.reduce((m, c) => Math.max(m, c.id), 0);
+  const fieldId = await writeField(trx, src, tally, { field: maxSourceFieldId, context: maxContextId });
   const contexts = new Map<number, number>();
   const records = await migrationRecords.findMany(trx, TRACKER_SOURCE, 'context', src.contexts.map((c) => String(c.id)));
-  let inserted = false;
   for (const c of src.contexts) {
     const local = await fieldsRepository.contextsOfFields(trx, [fieldId]);
     const recorded = records.get(String(c.id));
@@ -39,9 +40,11 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
       tally.add('contexts', renamed || rescoped ? 'updated' : 'unchanged');
     } else {
       const free = !(await trackerTarget.takenContextIds(trx, [c.id])).has(c.id);
+      if (!free) await trackerTarget.moveSequencePast(trx, 'field_contexts', maxContextId);
       row = await fieldsRepository.insertContext(trx, { id: free ? c.id : undefined, fieldId, name: c.name, description: c.description, isDefault: false });
       if (!free) tally.map('context', c.id, row.id);
-      inserted ||= free;
+      // A later context that gets its id from the sequence must not run into this one's.
+      else await bumpSequence(trx, 'field_contexts');
       await writeScope(trx, fieldId, row.id, c, tally);
       // Before 1.5.0 the source does not tell a context's projects: here it applies to all of them until an administrator narrows it.
       if (!c.projects) tally.skip('contexts whose projects the source did not tell (all projects here)');
@@ -50,7 +53,6 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
     contexts.set(c.id, row.id);
     await migrationRecords.save(trx, TRACKER_SOURCE, 'context', { sourceId: String(c.id), localId: String(row.id), fingerprint: fingerprintOf(contextState(c)) });
   }
-  if (inserted) await bumpSequence(trx, 'field_contexts');
   const mine = new Set(contexts.values());
   const extra = (await fieldsRepository.contextsOfFields(trx, [fieldId])).filter((l) => !mine.has(l.id));
   tally.skip('contexts here that the source does not have (kept)', extra.length);
@@ -59,7 +61,7 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
 
 const contextState = (c: SourceContext) => ({ name: c.name, description: c.description, projects: c.projects, issueTypes: c.issueTypes });
 
-async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally): Promise<number> {
+async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally, maxSource: { field: number; context: number }): Promise<number> {
   const recorded = await migrationRecords.find(trx, TRACKER_SOURCE, 'field', String(src.id));
   let local = recorded ? await trackerTarget.field(trx, Number(recorded.local_id)) : undefined;
   if (!local) {
@@ -68,6 +70,8 @@ async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally:
     else {
       const dflt = src.contexts.find((c) => c.isDefault);
       const contextFree = dflt !== undefined && !(await trackerTarget.takenContextIds(trx, [dflt.id])).has(dflt.id);
+      if (same) await trackerTarget.moveSequencePast(trx, 'custom_fields', maxSource.field);
+      if (!contextFree) await trackerTarget.moveSequencePast(trx, 'field_contexts', maxSource.context);
       const created = await trackerRules.createField(trx, {
         id: same ? undefined : src.id,
         name: src.name,
@@ -76,6 +80,7 @@ async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally:
         defaultContextId: contextFree ? dflt.id : undefined,
       });
       if (same) tally.map('field', src.id, created.field.id);
+      if (dflt && !contextFree) tally.map('context', dflt.id, created.defaultContextId);
       else await bumpSequence(trx, 'custom_fields');
       if (contextFree) await bumpSequence(trx, 'field_contexts');
       tally.add('fields', 'created');

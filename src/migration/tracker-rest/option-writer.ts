@@ -27,7 +27,11 @@ interface Run {
   taken: Set<number>;
   /** Source option id → ours, for the defaults. */
   ids: Map<number, number>;
+  /** Options were inserted with their own ids (the sequence is moved past them at the end). */
   explicitIds: boolean;
+  /** The largest source option id of the field, and whether the id sequence was moved past it. */
+  maxSourceId: number;
+  sequencePast: boolean;
   /** Option records that are new or changed, written together at the end. */
   pending: { sourceId: string; localId: string; fingerprint: string }[];
   /** How deep child lists go: 0 for plain selects, 1 for cascading, any depth for the multi-level select. */
@@ -45,6 +49,8 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     taken: await trackerTarget.takenOptionIds(trx, all),
     ids: new Map(),
     explicitIds: false,
+    maxSourceId: all.reduce((m, id) => Math.max(m, id), 0),
+    sequencePast: false,
     pending: [],
     maxDepth: isMultiLevel(kind) ? Number.MAX_SAFE_INTEGER : isCascading(kind) ? 1 : 0,
   };
@@ -125,6 +131,11 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
 async function insertFresh(run: Run, fresh: { node: SourceOption; row: Record<string, unknown> }[]): Promise<void> {
   for (const batch of [fresh.filter((f) => 'id' in f.row), fresh.filter((f) => !('id' in f.row))]) {
     if (batch.length === 0) continue;
+    // Ids given by the sequence must not land on the source's ids (kept ones, or ones still to come): move it past them first.
+    if (!('id' in batch[0]!.row) && !run.sequencePast) {
+      await trackerTarget.moveSequencePast(run.trx, 'field_options', run.maxSourceId);
+      run.sequencePast = true;
+    }
     const inserted = await insertOptions(run.trx, batch.map((f) => f.row));
     const idByKey = new Map(inserted.map((r) => [r.value_key, r.id]));
     for (const f of batch) {

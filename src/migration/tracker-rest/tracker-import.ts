@@ -38,9 +38,10 @@ export async function importFromTracker(deps: MigrationDeps, opts: TrackerImport
   const report: MigrationReport = { source: `tracker ${client.base.href}`, dryRun: opts.dryRun, units: [], usersWithoutPassword: [], warnings: [] };
   const chosen = pick(await reader.fields(), opts.fields, report.warnings);
   const users = new Set<string>();
+  const maxFieldId = chosen.reduce((m, f) => Math.max(m, f.id), 0);
   for (const [i, header] of chosen.entries()) {
     opts.progress(`tracker: field ${header.name} (${header.id}), ${i + 1} of ${chosen.length}`);
-    const unit = await importField(deps, reader, header, opts.dryRun, users);
+    const unit = await importField(deps, reader, header, { dryRun: opts.dryRun, maxFieldId }, users);
     opts.progress(`tracker: field ${header.name}: ${unit.outcome}${unit.reason ? ` (${unit.reason})` : ''}`);
     report.units.push(unit);
   }
@@ -58,7 +59,13 @@ function pick(all: SourceFieldHeader[], wanted: readonly string[] | undefined, w
   return all.filter((f) => wanted.some((w) => matches(f, w)));
 }
 
-async function importField(deps: MigrationDeps, reader: TrackerReader, header: SourceFieldHeader, dryRun: boolean, users: Set<string>): Promise<UnitReport> {
+async function importField(
+  deps: MigrationDeps,
+  reader: TrackerReader,
+  header: SourceFieldHeader,
+  { dryRun, maxFieldId }: { dryRun: boolean; maxFieldId: number },
+  users: Set<string>,
+): Promise<UnitReport> {
   const unit: UnitReport = { kind: 'field', name: `${header.name} (${header.id})`, outcome: 'failed', counts: {}, mapped: [], skipped: {} };
   try {
     const field = await reader.field(header);
@@ -72,7 +79,7 @@ async function importField(deps: MigrationDeps, reader: TrackerReader, header: S
     const tally = new UnitTally();
     try {
       await knex.transaction(async (trx) => {
-        const written = await writeFieldAndContexts(trx, field, tally);
+        const written = await writeFieldAndContexts(trx, field, tally, maxFieldId);
         await writeOptionsAndDefaults(trx, field, written, tally);
         await writeGrants(trx, field, principals, written, tally, { hashPassword: (p) => deps.hasher.hash(p) });
         await migrationRecords.save(trx, TRACKER_SOURCE, 'field', { sourceId: String(field.id), localId: String(written.id), fingerprint });

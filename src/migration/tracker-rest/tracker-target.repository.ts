@@ -37,6 +37,18 @@ export const trackerTarget = {
   },
 
   /**
+   * Moves a table's id sequence past `id` (and past every id in the table), never back: an import that gives new
+   * ids to records whose source ids were taken first moves it past all of the source's ids, so that a new id
+   * never lands on a source id that is still free and would then be taken by the import itself.
+   */
+  async moveSequencePast(q: Knex, table: 'custom_fields' | 'field_contexts' | 'field_options', id: number): Promise<void> {
+    await q.raw(
+      `select setval(pg_get_serial_sequence(?, 'id'), greatest(?::bigint, (select coalesce(max(id), 0) from ??), (select last_value from ${table}_id_seq)))`,
+      [table, id, table],
+    );
+  },
+
+  /**
    * Many migration records at once (an option tree of thousands), as `migrationRecords.save` writes one:
    * inserted, or the existing record of that source id re-pointed with its new fingerprint.
    */

@@ -118,13 +118,16 @@ export async function snapshot(t: TestApp, fieldId: number, opts: { ids?: boolea
       default: { option: values(dflt.defaultOption), child: values(dflt.defaultChildOption), options: (dflt.defaultOptions ?? []).map(values) },
     });
   }
+  // Without ids, mapped contexts may list in another order (by id): the default first, then by name.
+  const byName = <T,>(list: T[], name: (x: T) => string) => (withIds ? list : [list[0]!, ...list.slice(1).sort((x, y) => name(x).localeCompare(name(y)))]);
+  const grants = contextGrants.map((g) => ({ context: nameOf.get(g.contextId) ?? '', users: g.userlist, groups: g.grouplist }));
   return {
     name: global.field.fieldName,
     description: global.field.fieldDescription,
     type: global.field.fieldType,
     grants: { users: global.userlist, groups: global.grouplist },
-    contextGrants: contextGrants.map((g) => ({ context: nameOf.get(g.contextId), users: g.userlist, groups: g.grouplist })),
-    contexts: out,
+    contextGrants: byName(grants, (g) => g.context),
+    contexts: byName(out, (c) => c.name),
   };
 }
 
