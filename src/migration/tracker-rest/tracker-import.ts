@@ -36,9 +36,11 @@ export async function importFromTracker(deps: MigrationDeps, opts: TrackerImport
   const client = new SourceClient({ url: opts.url, auth: opts.auth, timeoutMs: opts.timeoutMs });
   const reader = new TrackerReader(client, opts.progress);
   const report: MigrationReport = { source: `tracker ${client.base.href}`, dryRun: opts.dryRun, units: [], usersWithoutPassword: [], warnings: [] };
-  const chosen = pick(await reader.fields(), opts.fields, report.warnings);
+  const all = await reader.fields();
+  const chosen = pick(all, opts.fields, report.warnings);
   const users = new Set<string>();
-  const maxFieldId = chosen.reduce((m, f) => Math.max(m, f.id), 0);
+  // New field ids go past every select field of the source, so a later run of other fields finds theirs free.
+  const maxFieldId = all.reduce((m, f) => Math.max(m, f.id), 0);
   for (const [i, header] of chosen.entries()) {
     opts.progress(`tracker: field ${header.name} (${header.id}), ${i + 1} of ${chosen.length}`);
     const unit = await importField(deps, reader, header, { dryRun: opts.dryRun, maxFieldId }, users);
