@@ -92,15 +92,15 @@ export class TrackerReader {
   async field(h: SourceFieldHeader): Promise<SourceTrackerField> {
     const f = `${this.base}/admin/customfields/${h.id}`;
     const contexts = await this.client.getJson(`${f}/contexts`, { expand: 'projects,issueTypes' }, s.contextList);
+    const defaultId = await this.defaultContextId(h.id, contexts[0]?.contextId);
     const out: SourceContext[] = [];
-    for (const [i, c] of contexts.entries()) {
+    for (const c of contexts) {
       const list = `${this.base}/user/customfields/${h.id}/contexts/${c.contextId}/options`;
       out.push({
         id: c.contextId,
         name: c.contextName,
         description: c.contextDescription ?? '',
-        // A5 answers the default context first.
-        isDefault: i === 0,
+        isDefault: c.contextId === defaultId,
         ...(c.projects ? { projects: c.projects.map((p) => ({ key: p.projectKey, name: p.projectName, description: p.projectDescription ?? '' })) } : {}),
         ...(c.issueTypes
           ? { issueTypes: c.issueTypes.map((t) => ({ name: t.issueTypeName, description: t.issueTypeDescription ?? '', subtask: t.issueTypeIsSubTask ?? false })) }
@@ -110,6 +110,19 @@ export class TrackerReader {
       });
     }
     return { ...h, contexts: out, grants: await this.grants(f) };
+  }
+
+  /**
+   * The context `default` addresses: U3 names it (since 2.0.0); before that, A5's first context is taken, since
+   * A5 lists the default context first.
+   */
+  private async defaultContextId(fieldId: number, first: number | undefined): Promise<number | undefined> {
+    try {
+      return (await this.client.getJson(`${this.base}/user/customfields/${fieldId}/contexts/default`, undefined, s.contextOfField)).context.contextId;
+    } catch (err) {
+      if (err instanceof SourceHttpError && err.kind !== 'unauthorized' && err.kind !== 'unreachable') return first;
+      throw err;
+    }
   }
 
   private async optionTree(h: SourceFieldHeader, list: string): Promise<SourceOption[]> {

@@ -46,6 +46,9 @@ export const contextList = z.array(
   }),
 );
 
+/** U3: the field with one of its contexts (`default` names the default one). */
+export const contextOfField = z.object({ context: z.object({ contextId: z.number().int() }) });
+
 export const optionList = z.array(
   z.object({
     optionvalue: z.string(),
