@@ -10,7 +10,7 @@ import { fieldsRepository } from '../../tracker/fields.repository.ts';
 import { shortFieldType } from '../../tracker/field-types.ts';
 import { trackerRules } from '../../tracker/tracker.service.ts';
 import { trackerTarget } from './tracker-target.repository.ts';
-import type { SourceContext, SourceTrackerField } from './tracker-model.ts';
+import type { SourceContext, SourceMaxIds, SourceTrackerField } from './tracker-model.ts';
 import type { UnitTally } from './unit-tally.ts';
 
 export const TRACKER_SOURCE = 'tracker';
@@ -22,10 +22,10 @@ export interface WrittenField {
   contexts: Map<number, number>;
 }
 
-/** `maxSourceFieldId`: the largest id of the fields this run imports (a new id is given past it, see moveSequencePast). */
-export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally, maxSourceFieldId: number): Promise<WrittenField> {
-  const maxContextId = src.contexts.reduce((m, c) => Math.max(m, c.id), 0);
-  const fieldId = await writeField(trx, src, tally, { field: maxSourceFieldId, context: maxContextId });
+/** `max`: the run's largest source ids (a new id is given past them, see SourceMaxIds). */
+export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally, max: SourceMaxIds): Promise<WrittenField> {
+  const maxContextId = src.contexts.reduce((m, c) => Math.max(m, c.id), max.context);
+  const fieldId = await writeField(trx, src, tally, { field: max.field, context: maxContextId });
   const contexts = new Map<number, number>();
   const records = await migrationRecords.findMany(trx, TRACKER_SOURCE, 'context', src.contexts.map((c) => String(c.id)));
   for (const c of src.contexts) {

@@ -12,7 +12,7 @@ import { clearDefault, insertDefault, readDefaultOptions } from '../../fieldedit
 import { isCascading, isMultiLevel } from '../../fieldeditor/access/field-kinds.ts';
 import { shortFieldType } from '../../tracker/field-types.ts';
 import { trackerTarget } from './tracker-target.repository.ts';
-import { walkOptions, type SourceOption, type SourceTrackerField } from './tracker-model.ts';
+import { walkOptions, type SourceMaxIds, type SourceOption, type SourceTrackerField } from './tracker-model.ts';
 import { TRACKER_SOURCE, type WrittenField } from './field-writer.ts';
 import type { UnitTally } from './unit-tally.ts';
 
@@ -29,7 +29,7 @@ interface Run {
   ids: Map<number, number>;
   /** Options were inserted with their own ids (the sequence is moved past them at the end). */
   explicitIds: boolean;
-  /** The largest source option id of the field, and whether the id sequence was moved past it. */
+  /** The largest source option id of the run, and whether the id sequence was moved past it. */
   maxSourceId: number;
   sequencePast: boolean;
   /** Option records that are new or changed, written together at the end. */
@@ -38,7 +38,7 @@ interface Run {
   maxDepth: number;
 }
 
-export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: SourceTrackerField, field: WrittenField, tally: UnitTally): Promise<void> {
+export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: SourceTrackerField, field: WrittenField, tally: UnitTally, max: SourceMaxIds): Promise<void> {
   const kind = { typeKey: src.typeKey, fieldType: shortFieldType(src.typeKey) };
   const all = src.contexts.flatMap((c) => [...walkOptions(c.options)].map((o) => o.id));
   const run: Run = {
@@ -49,7 +49,7 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     taken: await trackerTarget.takenOptionIds(trx, all),
     ids: new Map(),
     explicitIds: false,
-    maxSourceId: all.reduce((m, id) => Math.max(m, id), 0),
+    maxSourceId: all.reduce((m, id) => Math.max(m, id), max.option),
     sequencePast: false,
     pending: [],
     maxDepth: isMultiLevel(kind) ? Number.MAX_SAFE_INTEGER : isCascading(kind) ? 1 : 0,
@@ -87,6 +87,8 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
   const matched = nodes.map((n) => {
     const row = match(n);
     if (row) claimed.set(row.id, row);
+    // An option that was here already (same value) under another id: the source's id now means ours.
+    if (row && row.id !== n.id && !run.records.has(String(n.id))) tally.map('option', n.id, row.id);
     return row;
   });
   // Renames go through a placeholder first, so that values swapped between siblings never collide.

@@ -1,6 +1,7 @@
 // `import-from tracker URL`: every select field the source's field editor serves (or those `fields` names, by
-// id or name), each read whole over REST and then written in ONE transaction of its own: field, contexts,
-// options, defaults, grants and the users and groups they name. A field whose fingerprint matches its
+// id or name), all read over REST first (the run's largest source ids decide where new ids go), then each
+// written in ONE transaction of its own: field, contexts, options, defaults, grants and the users and groups
+// they name. A field whose fingerprint matches its
 // migration record is left alone; a failure leaves its field untouched and the others go on; a dry run runs
 // the same writes and rolls them back. After each commit the change feed tells every node's caches.
 import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
@@ -13,7 +14,7 @@ import { SourceClient, SourceHttpError, type SourceAuth } from '../source-http.t
 import { TRACKER_SOURCE, writeFieldAndContexts } from './field-writer.ts';
 import { writeGrants } from './grant-writer.ts';
 import { writeOptionsAndDefaults } from './option-writer.ts';
-import { fieldFingerprint, walkOptions, type SourceFieldHeader, type SourceTrackerField } from './tracker-model.ts';
+import { fieldFingerprint, maxIdsOf, walkOptions, type SourceFieldHeader, type SourceMaxIds, type SourcePrincipals, type SourceTrackerField } from './tracker-model.ts';
 import { TrackerReader } from './tracker-reader.ts';
 import { trackerTarget } from './tracker-target.repository.ts';
 import { UnitTally } from './unit-tally.ts';
@@ -38,13 +39,23 @@ export async function importFromTracker(deps: MigrationDeps, opts: TrackerImport
   const report: MigrationReport = { source: `tracker ${client.base.href}`, dryRun: opts.dryRun, units: [], usersWithoutPassword: [], warnings: [] };
   const all = await reader.fields();
   const chosen = pick(all, opts.fields, report.warnings);
-  const users = new Set<string>();
-  // New field ids go past every select field of the source, so a later run of other fields finds theirs free.
-  const maxFieldId = all.reduce((m, f) => Math.max(m, f.id), 0);
+  // Every chosen field is read first: the run's largest source ids must be known before a new id is given.
+  const read: Read[] = [];
   for (const [i, header] of chosen.entries()) {
-    opts.progress(`tracker: field ${header.name} (${header.id}), ${i + 1} of ${chosen.length}`);
-    const unit = await importField(deps, reader, header, { dryRun: opts.dryRun, maxFieldId }, users);
-    opts.progress(`tracker: field ${header.name}: ${unit.outcome}${unit.reason ? ` (${unit.reason})` : ''}`);
+    opts.progress(`tracker: reading field ${header.name} (${header.id}), ${i + 1} of ${chosen.length}`);
+    try {
+      const field = await reader.field(header);
+      read.push({ header, field, principals: await reader.principals(field) });
+    } catch (err) {
+      read.push({ header, error: err });
+    }
+  }
+  const max = maxIdsOf(all, read.flatMap((r) => (r.field ? [r.field] : [])));
+  const users = new Set<string>();
+  for (const [i, r] of read.entries()) {
+    opts.progress(`tracker: writing field ${r.header.name} (${r.header.id}), ${i + 1} of ${read.length}`);
+    const unit = await importField(deps, r, { dryRun: opts.dryRun, max }, users);
+    opts.progress(`tracker: field ${r.header.name}: ${unit.outcome}${unit.reason ? ` (${unit.reason})` : ''}`);
     report.units.push(unit);
   }
   report.usersWithoutPassword = [...users].sort();
@@ -61,17 +72,19 @@ function pick(all: SourceFieldHeader[], wanted: readonly string[] | undefined, w
   return all.filter((f) => wanted.some((w) => matches(f, w)));
 }
 
-async function importField(
-  deps: MigrationDeps,
-  reader: TrackerReader,
-  header: SourceFieldHeader,
-  { dryRun, maxFieldId }: { dryRun: boolean; maxFieldId: number },
-  users: Set<string>,
-): Promise<UnitReport> {
-  const unit: UnitReport = { kind: 'field', name: `${header.name} (${header.id})`, outcome: 'failed', counts: {}, mapped: [], skipped: {} };
+/** A field as read from the source, or why it could not be read. */
+interface Read {
+  header: SourceFieldHeader;
+  field?: SourceTrackerField;
+  principals?: SourcePrincipals;
+  error?: unknown;
+}
+
+async function importField(deps: MigrationDeps, r: Read, { dryRun, max }: { dryRun: boolean; max: SourceMaxIds }, users: Set<string>): Promise<UnitReport> {
+  const unit: UnitReport = { kind: 'field', name: `${r.header.name} (${r.header.id})`, outcome: 'failed', counts: {}, mapped: [], skipped: {} };
+  const { field, principals } = r;
+  if (!field || !principals) return { ...unit, reason: reasonOf(r.error) };
   try {
-    const field = await reader.field(header);
-    const principals = await reader.principals(field);
     const fingerprint = fieldFingerprint(field, principals);
     const knex = deps.db.knex;
     const recorded = await migrationRecords.find(knex, TRACKER_SOURCE, 'field', String(field.id));
@@ -81,8 +94,8 @@ async function importField(
     const tally = new UnitTally();
     try {
       await knex.transaction(async (trx) => {
-        const written = await writeFieldAndContexts(trx, field, tally, maxFieldId);
-        await writeOptionsAndDefaults(trx, field, written, tally);
+        const written = await writeFieldAndContexts(trx, field, tally, max);
+        await writeOptionsAndDefaults(trx, field, written, tally, max);
         await writeGrants(trx, field, principals, written, tally, { hashPassword: (p) => deps.hasher.hash(p) });
         await migrationRecords.save(trx, TRACKER_SOURCE, 'field', { sourceId: String(field.id), localId: String(written.id), fingerprint });
         if (dryRun) throw new DryRunRollback();

@@ -72,6 +72,28 @@ export interface SourceFieldHeader {
   typeKey: string;
 }
 
+/**
+ * The largest source ids of a run. A record whose id is taken here gets a new id past them (and past every id
+ * here), so that a new id never lands on a source id still free that a later field of the run keeps.
+ */
+export interface SourceMaxIds {
+  field: number;
+  context: number;
+  option: number;
+}
+
+export function maxIdsOf(headers: readonly SourceFieldHeader[], fields: readonly SourceTrackerField[]): SourceMaxIds {
+  const max = { field: 0, context: 0, option: 0 };
+  for (const h of headers) max.field = Math.max(max.field, h.id);
+  for (const f of fields) {
+    for (const c of f.contexts) {
+      max.context = Math.max(max.context, c.id);
+      for (const o of walkOptions(c.options)) max.option = Math.max(max.option, o.id);
+    }
+  }
+  return max;
+}
+
 /** hex SHA-256 of everything imported about a field: a re-run with the same fingerprint changes nothing. */
 export function fieldFingerprint(field: SourceTrackerField, principals: SourcePrincipals): string {
   return fingerprintOf({ field, users: Object.fromEntries(principals.users), groups: Object.fromEntries(principals.groups) });
