@@ -1,8 +1,8 @@
 // The field editor's grants of a source field, global and per context, with the users and groups they name.
-// A user missing here is created from the source's record with a password nobody knows (the report lists it,
-// an administrator sets one); a group missing here is created, and its members as the source lists them join
-// it. A grant that exists is left alone; grants here that the source does not have are kept and counted.
-import { randomBytes } from 'node:crypto';
+// A user missing here is created from the source's record without a usable password (the report lists it, an
+// administrator sets one); a group missing here is created, and its members as the source lists them join it,
+// but for this host's built-in role groups, which take no members from an import. A grant that exists is left
+// alone; grants here that the source does not have are kept and counted.
 import type { Knex } from 'knex';
 import { usersRepository } from '../../directory/users.repository.ts';
 import { BUILTIN_GROUPS, groupsRepository } from '../../directory/groups.repository.ts';
@@ -10,11 +10,7 @@ import { grantsRepository, type Principal } from '../../fieldeditor/grants/grant
 import type { SourcePrincipals, SourceTrackerField } from './tracker-model.ts';
 import type { WrittenField } from './field-writer.ts';
 import type { UnitTally } from './unit-tally.ts';
-
-export interface GrantWriterDeps {
-  /** Hashes a password (the process's hasher): used for the unknown random one of a created user. */
-  hashPassword: (password: string) => Promise<string>;
-}
+import { BUILTIN_MEMBERSHIPS_SKIPPED, NO_USABLE_PASSWORD } from '../imported-people.ts';
 
 export async function writeGrants(
   trx: Knex.Transaction,
@@ -22,7 +18,6 @@ export async function writeGrants(
   principals: SourcePrincipals,
   field: WrittenField,
   tally: UnitTally,
-  deps: GrantWriterDeps,
 ): Promise<void> {
   const ensureUser = async (name: string): Promise<number | undefined> => {
     const found = await usersRepository.findByName(trx, name);
@@ -33,7 +28,7 @@ export async function writeGrants(
       name: u.name,
       displayName: u.displayName ?? u.name,
       email: u.email ?? '',
-      passwordHash: await deps.hashPassword(randomBytes(24).toString('base64url')),
+      passwordHash: NO_USABLE_PASSWORD,
     });
     if (u.active === false) await usersRepository.deactivate(trx, row.id);
     const everyone = await groupsRepository.findByName(trx, BUILTIN_GROUPS.users);
@@ -49,6 +44,10 @@ export async function writeGrants(
       row = await groupsRepository.insert(trx, name);
       tally.add('groups', 'created');
     } else tally.add('groups', 'unchanged');
+    if (row.builtin) {
+      tally.skip(BUILTIN_MEMBERSHIPS_SKIPPED, group?.members.length ?? 0);
+      continue;
+    }
     for (const member of group?.members ?? []) {
       const userId = await ensureUser(member);
       if (userId === undefined) tally.skip('group members the source does not know');

@@ -96,7 +96,7 @@ async function importField(deps: MigrationDeps, r: Read, { dryRun, max }: { dryR
       await knex.transaction(async (trx) => {
         const written = await writeFieldAndContexts(trx, field, tally, max);
         await writeOptionsAndDefaults(trx, field, written, tally, max);
-        await writeGrants(trx, field, principals, written, tally, { hashPassword: (p) => deps.hasher.hash(p) });
+        await writeGrants(trx, field, principals, written, tally);
         await migrationRecords.save(trx, TRACKER_SOURCE, 'field', { sourceId: String(field.id), localId: String(written.id), fingerprint });
         if (dryRun) throw new DryRunRollback();
       });

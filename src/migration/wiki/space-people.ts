@@ -4,15 +4,8 @@ import { groupsRepository as groups, BUILTIN_GROUPS } from '../../directory/grou
 import { writerRepository } from './space-writer.repository.ts';
 import type { SourceSpaceBundle } from './space-model.ts';
 import type { UnitCounter } from './unit-counter.ts';
+import { BUILTIN_MEMBERSHIPS_SKIPPED, NO_USABLE_PASSWORD } from '../imported-people.ts';
 
-/**
- * The stored password of an imported user. PasswordHasher only ever matches a value of the form
- * `scrypt$N$r$p$salt$hash` (six `$`-separated parts), so this one matches no password at all: the user
- * exists (content names it, restrictions grant it) but cannot sign in until an administrator sets a password.
- */
-export const NO_USABLE_PASSWORD = '!imported-without-password';
-
-export const BUILTIN_MEMBERSHIPS_SKIPPED = "memberships of this host's built-in role groups (users, administrators, system-administrators): grant roles by hand";
 
 /** Our users and groups by lower-cased name, for the content and restrictions of one space. */
 export interface People {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { basic, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { createContent, createSpace, grantSpace, keyOf, multiBox } from '../../helpers/wiki-fixtures.ts';
 import { importWikiSpaces } from '../../../src/migration/wiki/space-writer.ts';
-import { BUILTIN_MEMBERSHIPS_SKIPPED } from '../../../src/migration/wiki/space-people.ts';
+import { BUILTIN_MEMBERSHIPS_SKIPPED } from '../../../src/migration/imported-people.ts';
 import { UNSERVED_MACROS } from '../../../src/migration/wiki/space-content.ts';
 import { migrationDeps } from '../../../src/migration/migration-deps.ts';
 import type { SourceContent, SourceSpaceBundle, WikiSource } from '../../../src/migration/wiki/space-model.ts';
