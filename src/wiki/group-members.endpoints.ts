@@ -8,20 +8,13 @@ import type { Endpoint } from '../platform/http/endpoint.ts';
 import { json } from '../platform/openapi/operation.ts';
 import type { DirectoryPages } from '../directory/directory-pages.service.ts';
 import { groupName } from '../directory/directory.schemas.ts';
+import { pagingNumber } from './wiki.schemas.ts';
 
 export interface GroupMembersDeps {
   /** The directory's pages of members (404 for an unknown group). */
   groupMembers: Pick<DirectoryPages, 'members'>;
   baseUrl: string;
 }
-
-const pagingNumber = (name: string, def: number, max: number) =>
-  z
-    .string({ error: `${name} must be given once.` })
-    .regex(/^\d{1,9}$/, `${name} must be a non-negative whole number.`)
-    .transform((v) => Math.min(Number(v), max))
-    .optional()
-    .transform((v) => v ?? def);
 
 const params = z.object({ groupName });
 const query = z.object({ start: pagingNumber('start', 0, 1_000_000_000), limit: pagingNumber('limit', 200, 1000) });

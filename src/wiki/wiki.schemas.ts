@@ -117,7 +117,8 @@ export const restrictionsBody = z
 /** Paging of the host's lists: `start` (default 0) and `limit` (default 25, larger values are capped). */
 export const LIST_LIMIT = { default: 25, max: 200 } as const;
 
-const pagingNumber = (name: string, def: number, max: number) =>
+/** A paging query value (`start`, `limit`): digits, capped at `max`, `def` when absent. */
+export const pagingNumber = (name: string, def: number, max: number) =>
   z
     .string({ error: `${name} must be given once.` })
     .regex(/^\d{1,9}$/, `${name} must be a non-negative whole number.`)
