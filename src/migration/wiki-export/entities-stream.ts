@@ -61,6 +61,10 @@ async function* entryChunks(file: string, entry: ZipEntry): AsyncGenerator<Buffe
     for await (const chunk of source as AsyncIterable<Buffer>) {
       crc = crc32(chunk, crc);
       length += chunk.length;
+      // More than the archive says it holds: stop now, not once a crafted entry has inflated without end.
+      if (length > entry.size) {
+        throw new WikiExportError('truncated', `${entry.name} in the zip is damaged: it inflates past the ${entry.size} bytes the zip says it holds`);
+      }
       yield chunk;
     }
   } catch (err) {

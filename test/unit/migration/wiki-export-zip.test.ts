@@ -139,6 +139,24 @@ describe('files that are not exports', () => {
     expect(err.message).toMatch(message);
   });
 
+  it('a zip whose entities.xml inflates past the size it declares stops there (a crafted entry cannot inflate without end)', async () => {
+    const path = file();
+    writeExportZip(path, desc);
+    const bytes = readFileSync(path);
+    const name = bytes.lastIndexOf('entities.xml');
+    // The central directory's uncompressed size (offset 24 of its fixed part): 100 bytes, far less than the data.
+    bytes.writeUInt32LE(100, name - 46 + 24);
+    writeFileSync(path, bytes);
+    const input = await openEntities(path);
+    let read = 0;
+    const err = await (async () => {
+      for await (const chunk of input.chunks()) read += chunk.length;
+    })().catch((e: unknown) => e as WikiExportError);
+    expect(err).toBeInstanceOf(WikiExportError);
+    expect((err as WikiExportError).message).toBe('entities.xml in the zip is damaged: it inflates past the 100 bytes the zip says it holds');
+    expect(read).toBe(0);
+  });
+
   it('a zip whose deflated data is garbage', async () => {
     const path = file();
     writeExportZip(path, desc);
