@@ -7,7 +7,7 @@ import { parseWith } from '../platform/http/validate.ts';
 import type { Endpoint } from '../platform/http/endpoint.ts';
 import { empty, json } from '../platform/openapi/operation.ts';
 import type { SpacesService } from './spaces.service.ts';
-import { presentPage, presentSpace } from './wiki.presenter.ts';
+import { presentPage, presentSpace, presentSummary } from './wiki.presenter.ts';
 import * as s from './wiki.schemas.ts';
 import * as doc from './wiki.openapi-schemas.ts';
 
@@ -58,10 +58,16 @@ export const spacesEndpoints: Endpoint<SpacesDeps>[] = [
   },
   {
     method: 'get', path: '/rest/api/space/{key}', tag: TAG, access: 'user', summary: 'A space its caller may read', params: keyParams,
+    query: s.expandQuery,
+    description: '`expand=homepage` adds the space\'s home page (a space brought across from a wiki keeps the one it had there), when the caller may view it.',
     responses: { 200: json(doc.space, 'The space') }, errors: [400, 404],
     handle: async (req, res, { spaces, baseUrl }) => {
       const key = parseWith(s.spaceKey, req.params.key, 'key');
-      res.json(presentSpace(baseUrl, await spaces.getForReader(currentUser(req), key)));
+      const { expand } = parseWith(s.expandQuery, req.query, 'query');
+      const user = currentUser(req);
+      const space = await spaces.getForReader(user, key);
+      const home = expand.has('homepage') ? await spaces.homePageFor(user, space) : undefined;
+      res.json({ ...presentSpace(baseUrl, space), ...(home ? { homepage: presentSummary(baseUrl, home) } : {}) });
     },
   },
   {

@@ -78,6 +78,16 @@ export const spacesRepository = {
     await q('spaces').where({ id: spaceId }).update({ status: 'trashed', trashed_at: q.fn.now() }).returning('id');
   },
 
+  /** The space's home page id, or null when it has none. */
+  async homePageOf(q: Knex, spaceId: number): Promise<number | null> {
+    const row = (await q('spaces').select('home_page_id').where({ id: spaceId }).first()) as { home_page_id: number | null } | undefined;
+    return row?.home_page_id ?? null;
+  },
+
+  async setHomePage(q: Knex, spaceId: number, contentId: number | null): Promise<void> {
+    await q('spaces').where({ id: spaceId }).update({ home_page_id: contentId });
+  },
+
   async insert(q: Knex, s: { key: string; name: string; description: string }): Promise<SpaceRow> {
     const [row] = await q('spaces').insert(s).returning(['id', 'key', 'name', 'description']);
     return row as SpaceRow;

@@ -7,6 +7,8 @@ import { groupsRepository } from '../directory/groups.repository.ts';
 import { spacesRepository as spaces, type NamedPermissionRow, type PermissionRow, type SpaceRow } from './spaces.repository.ts';
 import type { CreateSpaceBody, PermissionBody } from './wiki.schemas.ts';
 import { pageOf, type Page } from './paging.ts';
+import { decideView } from './content-access.ts';
+import type { ContentSummary } from './content.repository.ts';
 import {
   mayNotAdministerSpace,
   permissionGroupNotFound,
@@ -93,6 +95,14 @@ export class SpacesService {
     const space = await spaces.findByKey(this.knex, key);
     if (!space || !(await spaces.canRead(this.knex, user.id, space.id))) throw spaceNotFound(key);
     return space;
+  }
+
+  /** The space's home page, when it has one that `user` may view (the original wiki's `expand=homepage`). */
+  async homePageFor(user: AuthUser, space: SpaceRow): Promise<ContentSummary | undefined> {
+    const id = await spaces.homePageOf(this.knex, space.id);
+    if (id === null) return undefined;
+    const view = await decideView(this.knex, user, id);
+    return view.state === 'allowed' ? { id, type: view.content.type, status: 'current', title: view.content.title } : undefined;
   }
 
   /** Grants a permission; granting one that exists already answers the existing grant. */

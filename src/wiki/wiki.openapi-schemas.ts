@@ -32,6 +32,7 @@ export const WIKI_ERRORS: ErrorCatalogue = {
 };
 
 export const links = z.looseObject({ self: z.string().optional(), base: z.string().optional(), webui: z.string().optional() });
+export const summary = z.object({ id: z.string(), type: z.string(), status: z.string(), title: z.string(), _links: links }).meta({ title: 'ContentSummary' });
 export const space = z
   .object({
     id: z.number().int(),
@@ -39,10 +40,10 @@ export const space = z
     name: z.string(),
     type: z.literal('global'),
     description: z.object({ plain: z.object({ value: z.string(), representation: z.literal('plain') }) }).optional(),
+    homepage: summary.optional().describe('With expand=homepage, when the space has one the caller may view'),
     _links: links,
   })
   .meta({ title: 'Space' });
-export const summary = z.object({ id: z.string(), type: z.string(), status: z.string(), title: z.string(), _links: links }).meta({ title: 'ContentSummary' });
 export const content = z
   .object({
     id: z.string().describe('Digits'),

@@ -21,7 +21,7 @@ function webui(c: { id: number; type: string; container_id?: number | null }): s
   return `/pages/viewpage.action?pageId=${c.id}`;
 }
 
-function presentSummary(baseUrl: string, c: ContentSummary) {
+export function presentSummary(baseUrl: string, c: ContentSummary) {
   return {
     id: String(c.id),
     type: c.type,

@@ -37,7 +37,7 @@ export interface ContentContext {
  * same step as a REST save (macro ids kept, missing ones assigned, code boxes indexed), view restrictions
  * set. Content whose fingerprint matches its record is left as it is; a changed one gets a new version.
  */
-export async function writeContent(trx: Knex, ctx: ContentContext): Promise<void> {
+export async function writeContent(trx: Knex, ctx: ContentContext): Promise<ContentIds> {
   const { bundle, count } = ctx;
   const ids = await ContentIds.plan(trx, bundle.content);
   const titles = new Map<number, string>();
@@ -59,6 +59,7 @@ export async function writeContent(trx: Knex, ctx: ContentContext): Promise<void
     }
   }
   if (ids.keptAny && !ctx.dryRun) await repo.bumpIdSequence(trx);
+  return ids;
 }
 
 async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles: Map<number, string>, item: SourceContent): Promise<void> {

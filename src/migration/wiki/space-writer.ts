@@ -31,7 +31,7 @@ class SpaceRefused extends Error {}
 
 const emptyUnit = (name: string): UnitReport => ({ kind: 'space', name, outcome: 'failed', counts: {}, mapped: [], skipped: {} });
 
-/** The space by key: created, or its name and description brought up to date. The home page has no column here. */
+/** The space by key: created, or its name and description brought up to date (its home page follows its content). */
 async function writeSpace(trx: Knex, s: SourceSpace, count: UnitCounter): Promise<number> {
   const fingerprint = fingerprintOf({ key: s.key, name: s.name, description: s.description, homePageId: s.homePageId ?? null });
   const name = s.name.slice(0, 255);
@@ -53,6 +53,17 @@ async function writeSpace(trx: Knex, s: SourceSpace, count: UnitCounter): Promis
   return row.id;
 }
 
+/** The space's home page, by our id of the source's (none when the source has none or it was not imported). */
+async function writeHomePage(trx: Knex, spaceId: number, homePageId: number | null, count: UnitCounter): Promise<void> {
+  const current = await spaces.homePageOf(trx, spaceId);
+  if (current === homePageId) {
+    if (homePageId !== null) count.add('home pages', 'unchanged');
+    return;
+  }
+  await spaces.setHomePage(trx, spaceId, homePageId);
+  if (homePageId !== null) count.add('home pages', current === null ? 'created' : 'updated');
+}
+
 /** One line for the report: what went wrong, never a stack. */
 function reasonOf(err: unknown): string {
   if (err instanceof ContentRefused || err instanceof SpaceRefused || err instanceof AppError) return err.message;
@@ -69,7 +80,8 @@ async function importSpace(deps: MigrationDeps, bundle: SourceSpaceBundle, opts:
       const people = await ensurePeople(trx, bundle, count);
       withoutPassword = people.withoutPassword;
       const spaceId = await writeSpace(trx, bundle.space, count);
-      await writeContent(trx, { bundle, spaceId, people, indexers: deps.contentIndexers, count, dryRun: opts.dryRun, progress: opts.progress });
+      const ids = await writeContent(trx, { bundle, spaceId, people, indexers: deps.contentIndexers, count, dryRun: opts.dryRun, progress: opts.progress });
+      await writeHomePage(trx, spaceId, bundle.space.homePageId === undefined ? null : (ids.of(bundle.space.homePageId) ?? null), count);
       if (opts.dryRun) throw new DryRunRollback();
     });
   } catch (err) {

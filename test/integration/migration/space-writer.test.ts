@@ -113,6 +113,18 @@ describe('importWikiSpaces', () => {
     expect(allowed).toEqual(expect.arrayContaining([{ user: 'old-alice', group: null }, { user: null, group: 'old-team' }]));
   });
 
+  it("keeps the space's home page, answered with expand=homepage to whoever may view it", async () => {
+    const space = (await t.http.get('/rest/api/space/MIG').query({ expand: 'homepage' }).set('Authorization', reader.auth).expect(200)).body as { homepage?: { id: string; title: string } };
+    expect(space.homepage).toMatchObject({ id: '9001', title: 'Home' });
+    const plain = (await t.http.get('/rest/api/space/MIG').set('Authorization', reader.auth).expect(200)).body as { homepage?: unknown };
+    expect(plain.homepage).toBeUndefined();
+    // A home page the caller may not view is left out, like the page itself.
+    await t.services.db.knex('spaces').where({ key: 'MIG' }).update({ home_page_id: 9003 });
+    const hidden = (await t.http.get('/rest/api/space/MIG').query({ expand: 'homepage' }).set('Authorization', reader.auth).expect(200)).body as { homepage?: unknown };
+    expect(hidden.homepage).toBeUndefined();
+    await t.services.db.knex('spaces').where({ key: 'MIG' }).update({ home_page_id: 9001 });
+  });
+
   it('a re-run with nothing new is unchanged and writes nothing', async () => {
     const report = await importWikiSpaces(migrationDeps(t.services), source(), { dryRun: false, progress });
     expect(report.units[0]).toMatchObject({ outcome: 'unchanged', counts: { pages: { created: 0, updated: 0, unchanged: 3 } } });
