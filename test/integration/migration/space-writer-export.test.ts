@@ -108,6 +108,11 @@ describe('import of a built space export, end to end', () => {
     expect(report.usersWithoutPassword).toEqual(expect.arrayContaining(['exp-carol', 'exp-dave']));
   });
 
+  it("keeps the space's home page from the export", async () => {
+    const space = (await t.http.get('/rest/api/space/EXP').query({ expand: 'homepage' }).set('Authorization', reader.auth).expect(200)).body as { homepage?: { id: string; title: string } };
+    expect(space.homepage).toMatchObject({ id: String(exportedId(desc, 100)), title: 'Home' });
+  });
+
   it('answers every code box by pageId and macroId with the bytes of the same body saved through REST', async () => {
     const pageId = exportedId(desc, 101);
     expect(pageId).toBeGreaterThan(2 ** 31);
