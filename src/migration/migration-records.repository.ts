@@ -8,7 +8,14 @@ export interface MigrationRecord {
   fingerprint: string;
 }
 
-/** Lookups of `whereIn` go in slices, so a space of many thousand pages never builds one giant statement. */
+/** What `save` records: the source's id, ours, and the fingerprint of what was imported. */
+export interface SavedRecord {
+  sourceId: string;
+  localId: string;
+  fingerprint: string;
+}
+
+/** Lookups of `whereIn` and batch inserts go in slices, so a space of many thousand pages never builds one giant statement. */
 const SLICE = 1000;
 
 /**
@@ -47,10 +54,17 @@ export const migrationRecords = {
   },
 
   /** Records (or re-records) one import of a source record as our `localId` with this fingerprint. */
-  async save(q: Knex, source: string, kind: string, r: { sourceId: string; localId: string; fingerprint: string }): Promise<void> {
-    await q('migration_records')
-      .insert({ source, kind, source_id: r.sourceId, local_id: r.localId, fingerprint: r.fingerprint, imported_at: q.fn.now() })
-      .onConflict(['source', 'kind', 'source_id'])
-      .merge(['local_id', 'fingerprint', 'imported_at']);
+  save(q: Knex, source: string, kind: string, r: SavedRecord): Promise<void> {
+    return migrationRecords.saveMany(q, source, kind, [r]);
+  },
+
+  /** `save` for many records (an option tree of thousands), a slice of them per statement. */
+  async saveMany(q: Knex, source: string, kind: string, records: readonly SavedRecord[]): Promise<void> {
+    for (let i = 0; i < records.length; i += SLICE) {
+      await q('migration_records')
+        .insert(records.slice(i, i + SLICE).map((r) => ({ source, kind, source_id: r.sourceId, local_id: r.localId, fingerprint: r.fingerprint, imported_at: q.fn.now() })))
+        .onConflict(['source', 'kind', 'source_id'])
+        .merge(['local_id', 'fingerprint', 'imported_at']);
+    }
   },
 };

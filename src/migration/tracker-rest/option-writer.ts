@@ -60,7 +60,7 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     await writeList(run, { contextId, parentId: null }, c.options, 0);
   }
   if (run.explicitIds) await syncOptionIdSequence(trx);
-  await trackerTarget.saveRecords(trx, TRACKER_SOURCE, 'option', run.pending);
+  await migrationRecords.saveMany(trx, TRACKER_SOURCE, 'option', run.pending);
   for (const c of src.contexts) {
     const contextId = field.contexts.get(c.id);
     if (contextId !== undefined) await writeDefault(run, contextId, c.defaultOptionIds);

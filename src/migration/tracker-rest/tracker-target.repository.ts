@@ -47,17 +47,4 @@ export const trackerTarget = {
       [table, id, table],
     );
   },
-
-  /**
-   * Many migration records at once (an option tree of thousands), as `migrationRecords.save` writes one:
-   * inserted, or the existing record of that source id re-pointed with its new fingerprint.
-   */
-  async saveRecords(q: Knex, source: string, kind: string, rows: readonly { sourceId: string; localId: string; fingerprint: string }[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += 500) {
-      await q('migration_records')
-        .insert(rows.slice(i, i + 500).map((r) => ({ source, kind, source_id: r.sourceId, local_id: r.localId, fingerprint: r.fingerprint, imported_at: q.fn.now() })))
-        .onConflict(['source', 'kind', 'source_id'])
-        .merge(['local_id', 'fingerprint', 'imported_at']);
-    }
-  },
 };
