@@ -7,13 +7,19 @@ import { MAX_CONTENT_ID } from '../platform/http/id.schemas.ts';
 
 const MAX_INT4 = 2147483647;
 
-/** A content id as a path segment or JSON value: digits (string or number), 1 … 2^53-1 (the bigint column holds more). */
-export const contentId = z
-  .union([z.string(), z.number()])
-  .transform((v) => String(v))
-  .pipe(z.string().regex(/^\d{1,16}$/, 'The content id must be a number.'))
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= MAX_CONTENT_ID, 'The content id is out of range.');
+/**
+ * A content id as a path segment or JSON value: digits (string or number), 1 … 2^53-1 (the bigint column holds
+ * more), with the messages of whoever reads it (our REST's requests, or a live wiki's answers).
+ */
+export const contentIdWith = (messages: { notDigits: string; outOfRange: string }) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v))
+    .pipe(z.string().regex(/^\d{1,16}$/, messages.notDigits))
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_CONTENT_ID, messages.outOfRange);
+
+export const contentId = contentIdWith({ notDigits: 'The content id must be a number.', outOfRange: 'The content id is out of range.' });
 
 export const spaceKey = z
   .string({ error: 'The space key is required.' })

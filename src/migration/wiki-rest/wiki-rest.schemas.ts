@@ -2,15 +2,10 @@
 // answers the same shapes with more members, which are ignored). Loose on purpose: a member the source does
 // not need never fails an import; a member it needs in a wrong shape is a one-line 'bad-answer'.
 import { z } from 'zod';
-import { MAX_CONTENT_ID } from '../../platform/http/id.schemas.ts';
+import { contentIdWith } from '../../wiki/wiki.schemas.ts';
 
 /** A content id as the wiki writes it (a digit string; a number is accepted too), up to 2^53-1. */
-export const restContentId = z
-  .union([z.string(), z.number()])
-  .transform((v) => String(v))
-  .pipe(z.string().regex(/^\d{1,16}$/, 'a content id must be digits'))
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= MAX_CONTENT_ID, 'a content id is out of range');
+export const restContentId = contentIdWith({ notDigits: 'a content id must be digits', outOfRange: 'a content id is out of range' });
 
 const person = z.looseObject({ username: z.string().min(1).max(255).optional(), displayName: z.string().max(255).nullish() });
 
