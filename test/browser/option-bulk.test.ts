@@ -86,8 +86,8 @@ describe.skipIf(!hasChromium)('option editor: long lists, export and import (ali
     await page.getByTestId('option-new-submit').click();
     await page.waitForFunction(() => document.querySelectorAll('.editor-main > .option-list > ul > [data-testid="option-row"]').length === 3);
     expect(await values(listPath(10002))).toEqual(['Europe', 'America', 'Oceania']);
-    // The input keeps the focus for the next one.
-    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe('option-new');
+    // The input keeps the focus for the next one (given back once the list has rendered: waited for, not sampled).
+    await page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.dataset.testid === 'option-new');
   });
 
   it('shows a 10,000-option list a page at a time: the first rows at once, more on demand, the filter over all', async () => {

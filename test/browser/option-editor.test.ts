@@ -102,6 +102,8 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
     // A refusal leaves the input open and focused; Escape closes it and gives the focus back to Rename.
     expect(await focused()).toBe('option-rename-input');
     await page.keyboard.press('Escape');
+    // The focus moves once the row has rendered again without the input: wait for it, as after the save above.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Rename Normal');
     expect(await focused()).toBe('Rename Normal');
   });
 
