@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { inject } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -13,6 +15,18 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * `dir` made a data folder that holds the run's migrated template database (global-setup.ts), for a test whose
+ * subject is not the making of a new folder: its server or command starts without the initdb child and the
+ * migrations, about 6 s of CPU each on the 2-core machine (test/README.md, "Where the time goes"). The making of
+ * a new folder keeps its own tests (embedded-database, startup-errors, container-layout, npm-start, cli), which
+ * start on an empty one. Answers `dir`.
+ */
+export function migratedDataDir(dir: string): string {
+  fs.cpSync(inject('pgliteTemplate'), dir, { recursive: true });
+  return dir;
 }
 
 export interface ServerProcess {

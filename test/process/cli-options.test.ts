@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, runCli, startServerProcess } from '../helpers/server-process.ts';
 
 // `addon-pair options export|sync` (issue 27): over REST against a running server with a token, and on the
 // (embedded) database as a named user; progress on standard error, the file or diff on standard output.
 describe('the options command line', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-options-'));
-  const env = { DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
+  const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const cli = async (...args: string[]) => runCli(args, env).done;
   const admin = { Authorization: `Basic ${Buffer.from('boss:boss-pw').toString('base64')}`, 'Content-Type': 'application/json' };

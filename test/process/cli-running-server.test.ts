@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
 // Issue 14: with the embedded database, the command line's user and token commands reach a running server
 // (over `addon-pair.sock` in the data folder), which runs them on its own services, so that their effect is
@@ -25,7 +25,7 @@ function sendRaw(socket: string, bytes: string): Promise<string> {
 
 describe('the command line beside a running embedded server', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-srv-'));
-  const env = { DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'cli-admin', DEMO: '0', MAX_AUTH_ATTEMPTS: '3' };
+  const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0', MAX_AUTH_ATTEMPTS: '3' };
   const socket = path.join(env.DATA_DIR, 'addon-pair.sock');
   let server: ServerProcess | undefined;
   afterAll(async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { COMMAND_START_PARAMS, EMBEDDED_START_PARAMS, openEmbeddedPglite } from '../../src/platform/db/embedded-pglite.ts';
 import { migrationNames } from '../../src/platform/db/migration-source.ts';
 
@@ -15,7 +15,9 @@ describe('the embedded database in a data folder', () => {
   });
 
   it('keeps data across a restart, and a second process on the same folder stops at once with a clear message', async () => {
-    first = await startServerProcess({ DATA_DIR: dir, ADMIN_PASSWORD: 'pw1', DEMO: '0' });
+    // A folder made before (the tests below make new ones): this test is about the second and later starts.
+    const kept = migratedDataDir(path.join(dir, 'kept'));
+    first = await startServerProcess({ DATA_DIR: kept, ADMIN_PASSWORD: 'pw1', DEMO: '0' });
     const auth = { Authorization: `Basic ${Buffer.from('admin:pw1').toString('base64')}` };
     const created = await fetch(`${first.url}/rest/api/2/group`, {
       method: 'POST',
@@ -24,13 +26,13 @@ describe('the embedded database in a data folder', () => {
     });
     expect(created.status).toBe(201);
 
-    const second = runCli(['serve'], { DATA_DIR: dir, PORT: '0' });
+    const second = runCli(['serve'], { DATA_DIR: kept, PORT: '0' });
     const { code, output } = await second.done;
     expect(code).toBe(1);
     expect(output).toMatch(/in use by another addon-pair process/);
 
     expect(await first.stop()).toBe(0);
-    first = await startServerProcess({ DATA_DIR: dir, ADMIN_PASSWORD: 'ignored-now', DEMO: '0' });
+    first = await startServerProcess({ DATA_DIR: kept, ADMIN_PASSWORD: 'ignored-now', DEMO: '0' });
     const picker = await fetch(`${first.url}/rest/api/2/groups/picker?query=surv`, { headers: auth });
     expect(((await picker.json()) as { total: number }).total).toBe(1);
   }, 120_000);
@@ -92,7 +94,8 @@ describe('the embedded database in a data folder', () => {
   // A command that writes more than that in one transaction must still commit all of it: PostgreSQL then
   // writes dirty buffers out to the folder before the commit, through PGlite's file system.
   it('commits a transaction larger than the commands\' buffer pool, and the server reads all of it', async () => {
-    const folder = path.join(dir, 'small-pool');
+    // A migrated folder made before: the subject here is the command's small pool, not a new folder.
+    const folder = migratedDataDir(path.join(dir, 'small-pool'));
     expect((await runCli(['migrate'], { DATA_DIR: folder, ADMIN_PASSWORD: 'pw', DEMO: '0' }).done).code).toBe(0);
 
     const command = await openEmbeddedPglite(folder, COMMAND_START_PARAMS);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, startServerProcess } from '../helpers/server-process.ts';
 import { writeExportZip, type ExportDescription } from '../helpers/wiki-export-builder.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -42,7 +42,7 @@ const desc: ExportDescription = {
 
 describe('import-from (command line)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-import-from-'));
-  const env = { DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
+  const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
   const zip = path.join(dir, 'space-export.zip');
   writeExportZip(zip, desc);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -101,9 +101,9 @@ describe('import-from (command line)', () => {
   }, 240_000);
 
   it('imports from a live wiki (--user, password on standard input) and a live tracker (token from the environment) of our own', async () => {
-    const source = await startServerProcess({ DATA_DIR: path.join(dir, 'source'), DEMO: '1' });
+    const source = await startServerProcess({ DATA_DIR: migratedDataDir(path.join(dir, 'source')), DEMO: '1' });
     try {
-      const target = { ...env, DATA_DIR: path.join(dir, 'live-target') };
+      const target = { ...env, DATA_DIR: migratedDataDir(path.join(dir, 'live-target')) };
       const wiki = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice', '--json'], target, 'alice\n');
       expect(wiki.code, wiki.stderr).toBe(0);
       const wikiReport = JSON.parse(wiki.stdout) as { source: string; units: { name: string; outcome: string; counts: Record<string, { created: number }> }[] };
