@@ -11,7 +11,7 @@ import { PGLITE_TEST_START_PARAMS } from './helpers/pglite-test-params.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Folder of a migrated PGlite database, copied for each test file (see test-db.ts). */
+    /** Folder of a migrated PGlite database, copied into memory for each test file (test-db.ts) and into the data folders of process tests (migratedDataDir). */
     pgliteTemplate: string;
     /** Name of a migrated template database on TEST_DATABASE_URL's server, or '' without one. */
     pgTemplateDb: string;
@@ -73,7 +73,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteTemplate', template);
   project.provide('pgTemplateDb', pgTemplate);
   return async () => {
-    // The template and the copies of the test files (`<template>_<random>`, see test-db.ts) that a killed worker left.
+    // The template, and any `<template>_<random>` folder an older run's killed worker left.
     const dir = path.dirname(template);
     for (const name of fs.readdirSync(dir)) {
       if (name.startsWith(path.basename(template))) fs.rmSync(path.join(dir, name), { recursive: true, force: true });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -6,6 +5,7 @@ import { inject } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/knex.ts';
 import { createPgliteDb } from '../../src/platform/db/pglite-db.ts';
 import { PGLITE_TEST_START_PARAMS } from './pglite-test-params.ts';
+import { TemplateMemoryFS } from './template-memory-fs.ts';
 
 /** Which database this test file runs on: set per vitest project (see vitest.config.ts). */
 export const testDbKind: 'pg' | 'pglite' = process.env.TEST_DB === 'pg' ? 'pg' : 'pglite';
@@ -22,17 +22,13 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-/** A fresh, migrated database of its own for one test file: a copy of the run's template. */
+/** A fresh, migrated database of its own for one test file: a copy of the run's template (in memory on PGlite). */
 export async function createTestDb(kind = testDbKind): Promise<{ db: Db; url?: string }> {
   if (kind === 'pglite') {
-    // A copy of the template's folder, opened in place and removed once the database is closed (the global
-    // teardown removes what a killed worker left).
-    const dir = `${inject('pgliteTemplate')}_${randomBytes(4).toString('hex')}`;
-    fs.cpSync(inject('pgliteTemplate'), dir, { recursive: true });
-    const pglite = await PGlite.create({ dataDir: dir, startParams: PGLITE_TEST_START_PARAMS });
-    const onClosed = () => fs.rmSync(dir, { recursive: true, force: true });
+    // A copy of the template, in memory (template-memory-fs.ts): nothing to remove once the database is closed.
+    const pglite = await PGlite.create({ fs: new TemplateMemoryFS(inject('pgliteTemplate')), startParams: PGLITE_TEST_START_PARAMS });
     // Short enough that a query outside `trx` (a deadlock on PGlite's one connection) fails the test, long enough for a loaded CI machine.
-    return { db: createPgliteDb({ pglite, acquireTimeoutMs: 15_000, onClosed }) };
+    return { db: createPgliteDb({ pglite, acquireTimeoutMs: 15_000 }) };
   }
   const template = inject('pgTemplateDb');
   const name = `${template.replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
