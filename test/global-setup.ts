@@ -22,8 +22,9 @@ const RUN_PREFIX = `addon_pair_t${process.pid}_${Date.now().toString(36)}`;
 
 /**
  * A migrated PGlite database in a folder (PGlite's file system for Node), closed cleanly. A test file's database
- * is a copy of the folder, opened where it lies: PGlite reads the pages it needs, where loading a dump (a
- * tarball, the previous way) copied all 40 MB into memory through a Blob first (test/README.md, "Where the time goes").
+ * is a copy of its files in PGlite's memory file system (template-memory-fs.ts), with no folder to copy or remove;
+ * loading a dump (a tarball, an earlier way) went through a slow Blob, and copying the folder on disk for every file
+ * took about a second of slow system calls (test/README.md, "Where the time goes").
  */
 async function buildPgliteTemplate(): Promise<string> {
   const dir = path.join(os.tmpdir(), `${RUN_PREFIX}_pglite`);
