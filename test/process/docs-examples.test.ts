@@ -2,9 +2,10 @@
 // and answer what the text says they answer (conventions: docs/README.md "Shell examples").
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { compareAnswer, docsSteps, runPage } from '../helpers/docs-examples.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -89,6 +90,7 @@ describe('the documentation', () => {
 // The examples read answers with jq (docs/README.md); .ci/run installs it. Skipped where it is missing.
 describe.skipIf(!hasJq)('the shell examples of the documentation, against a fresh demo server', () => {
   let server: ServerProcess;
+  let dataDir: string | undefined;
   // docs/webhooks.md posts to a receiver at http://127.0.0.1:9000/hooks: one in a process of its own stands in for
   // it (the pages run synchronously, so a receiver in this process could not answer).
   let receiver: ChildProcess | undefined;
@@ -100,14 +102,17 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
       receiver!.stdout!.once('data', (d: Buffer) => resolve(`http://127.0.0.1:${d.toString().trim()}`));
       receiver!.once('exit', () => reject(new Error('the webhook receiver did not start')));
     });
+    // A migrated folder of its own (the demo data is still seeded at the start): no initdb in the server.
+    dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-docs-')));
     server = await startServerProcess(
-      { DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOWLIST: `${receiverBase}/hooks`, WEBHOOK_POLL_MS: '100' },
+      { DATA_DIR: dataDir, DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOWLIST: `${receiverBase}/hooks`, WEBHOOK_POLL_MS: '100' },
       120_000,
     );
   }, 150_000);
   afterAll(async () => {
     await server?.stop();
     receiver?.kill();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   // Before the pages, as a reader would: the curl lines the first start prints work as printed in a plain
