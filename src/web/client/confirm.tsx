@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** What a destructive action asks first: what it removes, in words, and the label of its confirm button. */
 export interface ConfirmRequest {
@@ -35,7 +35,8 @@ export function ConfirmHost() {
       show = undefined;
     };
   }, []);
-  useEffect(() => {
+  // A layout effect: the dialog is open, with Cancel focused, in the render that shows it (keys typed at once go there).
+  useLayoutEffect(() => {
     if (!pending || !dialog.current) return;
     if (!dialog.current.open) dialog.current.showModal();
     cancel.current?.focus();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api.ts';
 import { moveBody, type OptionPaths, type OptionRecord } from '../fieldeditor.ts';
 import { ErrorMessage, Loading } from '../ui.tsx';
@@ -48,7 +48,10 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
     };
   }, [tick, version]);
 
-  useEffect(() => {
+  // Layout effects for the focus moves: they run in the render that changed the rows, so the focus is where it
+  // belongs as soon as the screen shows them (a plain effect waits for the next frame, and keys typed meanwhile
+  // went to the page).
+  useLayoutEffect(() => {
     const want = pendingFocus.current;
     if (!want || !listRef.current) return;
     pendingFocus.current = undefined;
@@ -171,7 +174,7 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
   const renameInput = useRef<HTMLInputElement>(null);
   const renameButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (editing) renameInput.current?.focus();
     else if (returnFocus.current) {
       returnFocus.current = false;
