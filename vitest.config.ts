@@ -55,7 +55,9 @@ export default defineConfig({
         : []),
       {
         test: {
-          ...shared,
+          // One module graph per worker here too: the browser tests import the application (createTestApp), and the
+          // process tests only their helpers; none changes process-wide state (test/README.md, "One module graph").
+          ...inProcess,
           name: 'process',
           include: ['test/process/**/*.test.ts', 'test/browser/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
