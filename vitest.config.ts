@@ -20,13 +20,13 @@ const shared = {
 } as const;
 
 /**
- * The in-process projects load the application's modules once per worker rather than once per test file (the
+ * Every project loads the application's modules once per worker rather than once per test file (the
  * fork and its module graph are kept from one file to the next): importing them again for every file was about
  * a third of the suite's time. Each file still has a database and an app of its own (`useTestApp`), and vitest
  * still restores mocks, spies and fake timers after each file; tests must not change process-wide state
  * (process.env, module-level variables) without restoring it.
  */
-const inProcess = { ...shared, isolate: false } as const;
+const oneGraphPerWorker = { ...shared, isolate: false } as const;
 
 export default defineConfig({
   test: {
@@ -35,7 +35,7 @@ export default defineConfig({
     projects: [
       {
         test: {
-          ...inProcess,
+          ...oneGraphPerWorker,
           name: 'pglite',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
@@ -45,7 +45,7 @@ export default defineConfig({
         ? [
             {
               test: {
-                ...inProcess,
+                ...oneGraphPerWorker,
                 name: 'postgres',
                 include: ['test/integration/**/*.test.ts', 'test/pg/**/*.test.ts'],
                 env: { TEST_DB: 'pg' },
@@ -55,9 +55,8 @@ export default defineConfig({
         : []),
       {
         test: {
-          // One module graph per worker here too: the browser tests import the application (createTestApp), and the
-          // process tests only their helpers; none changes process-wide state (test/README.md, "One module graph").
-          ...inProcess,
+          // Here too: the browser tests import the application (createTestApp), the process tests only their helpers.
+          ...oneGraphPerWorker,
           name: 'process',
           include: ['test/process/**/*.test.ts', 'test/browser/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },

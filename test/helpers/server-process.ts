@@ -21,7 +21,7 @@ export async function freePort(): Promise<number> {
  * `dir` made a data folder that holds the run's migrated template database (global-setup.ts), for a test whose
  * subject is not the making of a new folder: its server or command starts without the initdb child and the
  * migrations, about 6 s of CPU each on the 2-core machine (test/README.md, "Where the time goes"). The making of
- * a new folder keeps its own tests (embedded-database, startup-errors, container-layout, npm-start, cli), which
+ * a new folder keeps its own tests (embedded-database, startup-errors, container-layout, cli), which
  * start on an empty one. Answers `dir`.
  */
 export function migratedDataDir(dir: string): string {
