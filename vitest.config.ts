@@ -11,22 +11,20 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * What every project shares. Not inherited from the root with `extends: true`: that would run the global set-up
  * (the PGlite template, the PostgreSQL template, the web interface's build) once for the root and once more for
  * each project; declared only at the root, it runs once and every project injects what it provides.
+ *
+ * `isolate: false`: each worker loads the application's modules once rather than once per test file (the fork
+ * and its module graph are kept from one file to the next): importing them again for every file was about a
+ * third of the suite's time. Each file still has a database and an app of its own (`useTestApp`), and vitest
+ * still restores mocks, spies and fake timers after each file; tests must not change process-wide state
+ * (process.env, module-level variables) without restoring it.
  */
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks',
   maxWorkers: 2,
+  isolate: false,
 } as const;
-
-/**
- * Every project loads the application's modules once per worker rather than once per test file (the
- * fork and its module graph are kept from one file to the next): importing them again for every file was about
- * a third of the suite's time. Each file still has a database and an app of its own (`useTestApp`), and vitest
- * still restores mocks, spies and fake timers after each file; tests must not change process-wide state
- * (process.env, module-level variables) without restoring it.
- */
-const oneGraphPerWorker = { ...shared, isolate: false } as const;
 
 export default defineConfig({
   test: {
@@ -35,7 +33,7 @@ export default defineConfig({
     projects: [
       {
         test: {
-          ...oneGraphPerWorker,
+          ...shared,
           name: 'pglite',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
@@ -45,7 +43,7 @@ export default defineConfig({
         ? [
             {
               test: {
-                ...oneGraphPerWorker,
+                ...shared,
                 name: 'postgres',
                 include: ['test/integration/**/*.test.ts', 'test/pg/**/*.test.ts'],
                 env: { TEST_DB: 'pg' },
@@ -55,8 +53,7 @@ export default defineConfig({
         : []),
       {
         test: {
-          // Here too: the browser tests import the application (createTestApp), the process tests only their helpers.
-          ...oneGraphPerWorker,
+          ...shared,
           name: 'process',
           include: ['test/process/**/*.test.ts', 'test/browser/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
