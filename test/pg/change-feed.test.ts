@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { PgChangeFeed, type FeedObserver } from '../../src/platform/events/change-feed.ts';
+import { createLogger } from '../../src/platform/log/logger.ts';
 import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -65,6 +66,25 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
     }
     expect(read()).not.toBe(before);
     await published;
+  });
+
+  it("runs one statement at a time on the listener's connection: publishes and acknowledgements crossing raise no warning", async () => {
+    // Each node acknowledges the other's notifications while its own publishes run their statements; a second
+    // statement sent to a busy pg connection makes pg warn (it stops queueing them in pg 9).
+    const warnings: string[] = [];
+    const log = createLogger('warn', { write: (line: string) => void warnings.push(line) });
+    const c = new PgChangeFeed(db.url, log);
+    const d = new PgChangeFeed(db.url, log);
+    try {
+      await until(() => c.live && d.live);
+      await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? c : d).publish(i % 3 ? 'wiki' : 'tracker')));
+      // A thread's messages arrive in order: a warning it raised is in before the answer to a later publish.
+      await c.publish('wiki');
+      await d.publish('wiki');
+      expect(warnings).toEqual([]);
+    } finally {
+      await Promise.all([c.close(), d.close()]);
+    }
   });
 
   it('goes down and invalidates everything when its connection is lost, and comes back', async () => {

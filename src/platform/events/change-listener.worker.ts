@@ -32,6 +32,18 @@ let retryScheduled = false;
 const pending = new Map();
 
 const post = (m) => parentPort.postMessage(m);
+
+// One statement at a time on a connection: an acknowledgement or a count can come while a publish's statement
+// runs. pg 8 still queues a second query itself but warns that pg 9 will not, so each connection keeps its
+// own chain (a lost connection's chain ends with its errors and does not hold up the next connection's).
+const tails = new WeakMap();
+function queryOn(c, text, values) {
+  const result = (tails.get(c) ?? Promise.resolve()).then(() => c.query(text, values));
+  tails.set(c, result.then(() => undefined, () => undefined));
+  return result;
+}
+// A warning of this thread (a deprecation of pg's, say) reaches the server's log, not only the raw stderr.
+process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
 const COUNT_LISTENERS = 'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()';
 const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ? err.message : String(err) });
 
@@ -48,7 +60,7 @@ function received(payload) {
     const slot = Number(slotText);
     Atomics.add(cells, Number.isInteger(slot) && slot > epochCell && slot < cells.length ? slot : epochCell, 1);
     post({ type: 'changed', topic: a });
-    client?.query('select pg_notify($1, $2)', [channel, 'a|' + b]).catch(() => undefined);
+    if (client) queryOn(client, 'select pg_notify($1, $2)', [channel, 'a|' + b]).catch(() => undefined);
   } else if (kind === 'a' && a) {
     acknowledge(a);
   }
@@ -77,14 +89,14 @@ async function publish(m) {
   const result = { type: 'published', id: m.id };
   let timer;
   try {
-    const { rows } = await c.query(COUNT_LISTENERS, [listenerName]);
+    const { rows } = await queryOn(c, COUNT_LISTENERS, [listenerName]);
     const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
     const acknowledged = new Promise((resolve) => {
       pending.set(m.nonce, { missing: others + 1, done: resolve });
       timer = setTimeout(() => resolve(false), ackTimeoutMs);
     });
     const started = performance.now();
-    await c.query('select pg_notify($1, $2)', [channel, payload]);
+    await queryOn(c, 'select pg_notify($1, $2)', [channel, payload]);
     result.complete = await acknowledged;
     result.seconds = (performance.now() - started) / 1000;
   } catch (err) {
@@ -102,7 +114,7 @@ async function countNodes() {
   const c = client;
   if (!connected || !c) return;
   try {
-    const { rows } = await c.query(COUNT_LISTENERS, [listenerName]);
+    const { rows } = await queryOn(c, COUNT_LISTENERS, [listenerName]);
     post({ type: 'nodes', n: rows[0]?.n ?? 1 });
   } catch {
     // The connection's own error handler reports a lost connection.
@@ -123,7 +135,7 @@ async function connect() {
   c.on('end', () => lost());
   try {
     await c.connect();
-    await c.query('listen ' + channel);
+    await queryOn(c, 'listen ' + channel);
     if (closed) return void (await c.end());
     // Anything may have changed while we were not listening: every cached answer is invalid, then live.
     Atomics.add(cells, epochCell, 1);
