@@ -161,6 +161,33 @@ async function floorFields(ctx: BenchContext): Promise<{ apiPath: string; floorF
 
 let floorRound = 0;
 
+/** A list of WRITERS × PER_WRITER options (one batch) for the rename and move scenarios; writer w owns ids[w]. */
+async function writerOptions(ctx: BenchContext): Promise<{ path: string; ids: number[][] }> {
+  const cached = ctx.state.bulkWriterOptions as { path: string; ids: number[][] } | undefined;
+  if (cached) return cached;
+  const path = await field(ctx, SELECT, 'Bench Renames');
+  const create = Array.from({ length: WRITERS * PER_WRITER }, (_, i) => ({ optionvalue: `Option ${i}` }));
+  const res = await ctx.http('POST', `${path}/batch`, { auth: ctx.adminAuth, body: { create } });
+  expectStatus(res, 200, 'creating the options to rename and move');
+  const all = (res.body as { options: { id: number }[] }).options.map((o) => o.id);
+  const made = { path, ids: Array.from({ length: WRITERS }, (_, w) => all.slice(w * PER_WRITER, (w + 1) * PER_WRITER)) };
+  ctx.state.bulkWriterOptions = made;
+  return made;
+}
+
+/** WRITERS clients at once, each sending PER_WRITER requests that `request` makes for its own options. */
+async function fourWriters(ctx: BenchContext, request: (path: string, own: number[], w: number, i: number) => { method: 'PUT' | 'POST'; path: string; body: unknown }, what: string): Promise<void> {
+  const o = await writerOptions(ctx);
+  await Promise.all(
+    o.ids.map(async (own, w) => {
+      for (let i = 0; i < PER_WRITER; i++) {
+        const r = request(o.path, own, w, i);
+        expectStatus(await ctx.http(r.method, r.path, { auth: ctx.adminAuth, body: r.body }), 200, what);
+      }
+    }),
+  );
+}
+
 scenarios.push(
   {
     kind: 'latency',
@@ -219,6 +246,39 @@ scenarios.push(
       }));
     },
     // Issue 27, point 5: at least half the floor's throughput (the same number of writes in at most twice its time).
+    targets: [{ fasterThan: 'fieldeditor-options-floor-4-writers', min: 0.5 }],
+  },
+  {
+    kind: 'latency',
+    name: 'fieldeditor-options-rename-4-writers',
+    description: `${WRITERS} clients at once, each ${PER_WRITER} PUTs renaming one of its own options in a list of ${WRITERS * PER_WRITER}`,
+    postgresOnly: 'compared with the floor, which needs PostgreSQL',
+    iterations: 5,
+    warmupIterations: 1,
+    setup: async (ctx) => void (await writerOptions(ctx)),
+    call: (ctx, iteration) =>
+      fourWriters(ctx, (path, own, w, i) => ({ method: 'PUT', path: `${path}/${own[i]}`, body: { optionvalue: `Renamed ${iteration} ${w} ${i}` } }), 'renaming an option'),
+    targets: [{ fasterThan: 'fieldeditor-options-floor-4-writers', min: 0.5 }],
+  },
+  {
+    kind: 'latency',
+    name: 'fieldeditor-options-move-4-writers',
+    description: `${WRITERS} clients at once, each ${PER_WRITER} POSTs moving one of its own options (after another of them, every tenth to the top) in a list of ${WRITERS * PER_WRITER}`,
+    postgresOnly: 'compared with the floor, which needs PostgreSQL',
+    iterations: 5,
+    warmupIterations: 1,
+    setup: async (ctx) => void (await writerOptions(ctx)),
+    call: (ctx, iteration) =>
+      fourWriters(
+        ctx,
+        (path, own, _w, i) => {
+          // After another option of the same writer, picked across its options (never itself).
+          const picked = (i * 37 + iteration + 1) % PER_WRITER;
+          const after = own[picked === i ? (i + 1) % PER_WRITER : picked];
+          return { method: 'POST', path: `${path}/${own[i]}/move`, body: i % 10 === 0 ? { position: 'First' } : { after: String(after) } };
+        },
+        'moving an option',
+      ),
     targets: [{ fasterThan: 'fieldeditor-options-floor-4-writers', min: 0.5 }],
   },
 );
