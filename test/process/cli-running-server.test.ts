@@ -23,7 +23,9 @@ function sendRaw(socket: string, bytes: string): Promise<string> {
   });
 }
 
-describe('the command line beside a running embedded server', () => {
+// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
+// vitest's default of 30 s would not hold on a slower or busier one.
+describe('the command line beside a running embedded server', { timeout: 120_000 }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-srv-'));
   const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0', MAX_AUTH_ATTEMPTS: '3' };
   const socket = path.join(env.DATA_DIR, 'addon-pair.sock');

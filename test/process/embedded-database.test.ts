@@ -6,7 +6,9 @@ import { migratedDataDir, runCli, startServerProcess, type ServerProcess } from 
 import { COMMAND_START_PARAMS, EMBEDDED_START_PARAMS, openEmbeddedPglite } from '../../src/platform/db/embedded-pglite.ts';
 import { migrationNames } from '../../src/platform/db/migration-source.ts';
 
-describe('the embedded database in a data folder', () => {
+// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
+// vitest's default of 30 s would not hold on a slower or busier one.
+describe('the embedded database in a data folder', { timeout: 120_000 }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-data-'));
   let first: ServerProcess | undefined;
   afterAll(async () => {

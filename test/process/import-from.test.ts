@@ -40,7 +40,9 @@ const desc: ExportDescription = {
   ],
 };
 
-describe('import-from (command line)', () => {
+// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
+// vitest's default of 30 s would not hold on a slower or busier one.
+describe('import-from (command line)', { timeout: 120_000 }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-import-from-'));
   const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
   const zip = path.join(dir, 'space-export.zip');
