@@ -176,6 +176,8 @@ describe.skipIf(!hasChromium)('maintenance in the browser (administrators)', () 
       expect(await textOf(alice.page.getByTestId('error-message'))).toBe('Only administrators may do this.');
       expect(await alice.page.getByTestId('operation-run').count()).toBe(0);
       await alice.page.goto(`${app.url}/#/maintenance/events`);
+      // The event-log tab is the one shown (both tabs answer a refusal with the same words).
+      await alice.page.locator('[data-testid="maintenance-tab-events"][aria-current="page"]').waitFor();
       expect(await textOf(alice.page.getByTestId('error-message'))).toBe('Only administrators may do this.');
       expect(await alice.page.getByTestId('truncate-save').count()).toBe(0);
       await app.http.get(`${M}/jobs`).set('Authorization', ALICE).expect(403);
