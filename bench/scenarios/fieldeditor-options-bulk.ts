@@ -176,7 +176,7 @@ async function writerOptions(ctx: BenchContext): Promise<{ path: string; ids: nu
 }
 
 /** WRITERS clients at once, each sending PER_WRITER requests that `request` makes for its own options. */
-async function fourWriters(ctx: BenchContext, request: (path: string, own: number[], w: number, i: number) => { method: 'PUT' | 'POST'; path: string; body: unknown }, what: string): Promise<void> {
+async function eachWriterOwnOptions(ctx: BenchContext, request: (path: string, own: number[], w: number, i: number) => { method: 'PUT' | 'POST'; path: string; body: unknown }, what: string): Promise<void> {
   const o = await writerOptions(ctx);
   await Promise.all(
     o.ids.map(async (own, w) => {
@@ -257,7 +257,7 @@ scenarios.push(
     warmupIterations: 1,
     setup: async (ctx) => void (await writerOptions(ctx)),
     call: (ctx, iteration) =>
-      fourWriters(ctx, (path, own, w, i) => ({ method: 'PUT', path: `${path}/${own[i]}`, body: { optionvalue: `Renamed ${iteration} ${w} ${i}` } }), 'renaming an option'),
+      eachWriterOwnOptions(ctx, (path, own, w, i) => ({ method: 'PUT', path: `${path}/${own[i]}`, body: { optionvalue: `Renamed ${iteration} ${w} ${i}` } }), 'renaming an option'),
     targets: [{ fasterThan: 'fieldeditor-options-floor-4-writers', min: 0.5 }],
   },
   {
@@ -269,7 +269,7 @@ scenarios.push(
     warmupIterations: 1,
     setup: async (ctx) => void (await writerOptions(ctx)),
     call: (ctx, iteration) =>
-      fourWriters(
+      eachWriterOwnOptions(
         ctx,
         (path, own, _w, i) => {
           // After another option of the same writer, picked across its options (never itself).

@@ -29,6 +29,13 @@ export function migratedDataDir(dir: string): string {
   return dir;
 }
 
+/**
+ * The per-test time limit of a describe whose tests each start several processes (a server, commands, data
+ * folders): 8–15 s per test on a quiet 2-core machine, so vitest's default of 30 s would not hold on a slower or
+ * busier one. `describe(name, SEVERAL_PROCESSES, () => …)`.
+ */
+export const SEVERAL_PROCESSES = { timeout: 120_000 } as const;
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;

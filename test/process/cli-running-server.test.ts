@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, runCli, startServerProcess, type ServerProcess, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
 
 // Issue 14: with the embedded database, the command line's user and token commands reach a running server
 // (over `addon-pair.sock` in the data folder), which runs them on its own services, so that their effect is
@@ -23,9 +23,7 @@ function sendRaw(socket: string, bytes: string): Promise<string> {
   });
 }
 
-// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
-// vitest's default of 30 s would not hold on a slower or busier one.
-describe('the command line beside a running embedded server', { timeout: 120_000 }, () => {
+describe('the command line beside a running embedded server', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-srv-'));
   const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0', MAX_AUTH_ATTEMPTS: '3' };
   const socket = path.join(env.DATA_DIR, 'addon-pair.sock');

@@ -4,11 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startServerProcess } from '../helpers/server-process.ts';
+import { runCli, startServerProcess, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
 
-// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
-// vitest's default of 30 s would not hold on a slower or busier one.
-describe('command line', { timeout: 120_000 }, () => {
+describe('command line', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-cli-'));
   const env = { DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

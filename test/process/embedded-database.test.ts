@@ -2,13 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, runCli, startServerProcess, type ServerProcess, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
 import { COMMAND_START_PARAMS, EMBEDDED_START_PARAMS, openEmbeddedPglite } from '../../src/platform/db/embedded-pglite.ts';
 import { migrationNames } from '../../src/platform/db/migration-source.ts';
 
-// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
-// vitest's default of 30 s would not hold on a slower or busier one.
-describe('the embedded database in a data folder', { timeout: 120_000 }, () => {
+describe('the embedded database in a data folder', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-data-'));
   let first: ServerProcess | undefined;
   afterAll(async () => {

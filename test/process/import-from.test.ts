@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, startServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, startServerProcess, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
 import { writeExportZip, type ExportDescription } from '../helpers/wiki-export-builder.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -40,9 +40,7 @@ const desc: ExportDescription = {
   ],
 };
 
-// Each test starts several processes (a server, commands, data folders): 8–15 s on a quiet 2-core machine, so
-// vitest's default of 30 s would not hold on a slower or busier one.
-describe('import-from (command line)', { timeout: 120_000 }, () => {
+describe('import-from (command line)', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-import-from-'));
   const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
   const zip = path.join(dir, 'space-export.zip');

@@ -42,10 +42,10 @@ function queryOn(c, text, values) {
   tails.set(c, result.then(() => undefined, () => undefined));
   return result;
 }
-// A warning of this thread (a deprecation of pg's, say) reaches the server's log, not only the raw stderr.
-process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
 const COUNT_LISTENERS = 'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()';
 const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ? err.message : String(err) });
+// A warning of this thread (a deprecation of pg's, say) reaches the server's log, not only the raw stderr.
+process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
 
 function acknowledge(nonce) {
   const p = pending.get(nonce);
