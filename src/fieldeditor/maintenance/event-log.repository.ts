@@ -73,13 +73,13 @@ export interface EntryFill {
 const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.fieldId ?? null, e.contextId ?? null];
 
 /**
- * Runs `query` (a read answering one row, e.g. the rank of the option just written) and appends `entry` in the
- * SAME statement, as a data-modifying CTE: the entry costs no round trip of its own inside the change's
+ * The statement (unsent: the caller runs it) that runs `query` (a read answering one row, e.g. the rank of the
+ * option just written) and appends `entry` in the SAME statement, as a data-modifying CTE: the entry costs no round trip of its own inside the change's
  * transaction. `fill` copies columns of that row into members of `before`/`after` (the ranks the query
  * computes), so the entry is exactly what a separate insert after the query would have written. The entry is
  * written once per row the query answers (one).
  */
-export async function selectAppending<T>(q: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
+export function selectAppendingQuery(q: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Knex.Raw<{ rows: unknown[] }> {
   const inner = query.toSQL();
   const bindings: unknown[] = [...inner.bindings, ...entryRow(entry)];
   const member = (value: unknown, f: Record<string, string> | undefined): string => {
@@ -92,14 +92,13 @@ export async function selectAppending<T>(q: Knex, query: Knex.QueryBuilder | Kne
   const target = member(entry.target, fill.target);
   const before = member(entry.before, fill.before);
   const after = member(entry.after, fill.after);
-  const { rows } = await q.raw<{ rows: T[] }>(
+  return q.raw<{ rows: unknown[] }>(
     `with r as (${inner.sql}),
           e as (insert into event_log (actor, actor_key, kind, field_id, context_id, target, before, after)
                 select ?, ?, ?, ?::int, ?::int, ${target}, ${before}, ${after} from r)
      select * from r`,
     bindings as Knex.RawBinding[],
   );
-  return rows;
 }
 
 function filtered(q: Knex, f: EventFilter) {

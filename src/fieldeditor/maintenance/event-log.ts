@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { appendEvents, selectAppending, type EntryFill, type EventEntry } from './event-log.repository.ts';
+import { appendEvents, selectAppendingQuery, type EntryFill, type EventEntry } from './event-log.repository.ts';
 
 /** Called in the transaction that deleted the entries older than `before` (every entry: undefined). */
 export type EventLogDeletionHook = (trx: Knex, before: Date | undefined) => Promise<void>;
@@ -32,13 +32,21 @@ export class EventLog {
   }
 
   /**
-   * `query` (one row) with `entry` appended in the same statement (see `selectAppending`): for the hot
-   * writes, whose last statement is a read the entry can ride on, so the log adds no round trip.
+   * `query` (one row) with `entry` appended in the same statement (see `selectAppendingQuery`): for the hot
+   * writes, whose last statement is a read the entry can ride on, so the log adds no round trip. `send` runs
+   * the statement (the writer's last statement goes out with the commit behind it); by default it is awaited.
    */
-  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
-    if (this.enabled) return selectAppending<T>(trx, query, entry, fill);
-    // A raw statement answers the driver's result, a query builder its rows.
-    const out = (await query) as T[] | { rows: T[] };
-    return Array.isArray(out) ? out : out.rows;
+  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}, send: Send = awaitRows): Promise<T[]> {
+    const statement = this.enabled ? selectAppendingQuery(trx, query, entry, fill) : query;
+    return (await send(statement)) as T[];
   }
 }
+
+/** Runs a statement and answers its rows. */
+export type Send = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unknown[]>;
+
+/** A raw statement answers the driver's result, a query builder its rows. */
+const awaitRows: Send = async (statement) => {
+  const out = (await statement) as unknown[] | { rows: unknown[] };
+  return Array.isArray(out) ? out : out.rows;
+};

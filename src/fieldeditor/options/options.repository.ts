@@ -5,7 +5,7 @@ import { valueKey, type OptionRow } from './options.model.ts';
 
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =
- * the top-level options). Every write runs inside a transaction that first calls `lockList` (or `lockListAt`),
+ * the top-level options). Every write runs inside a transaction that first calls `lockList` (or sends `lockListAtQuery`),
  * so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
  * each write ONE row; the dense `sequence` the interface shows is the rank, computed when read.
  */
@@ -37,20 +37,19 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
 
 /**
  * `lockList` for a list a request names by its path, taken before the write decides the caller's right (the
- * right is then decided under the lock, see OptionsService): `context` is `default` or an id, and the lock row
- * is taken only when that context belongs to the field. Answers the context's id, or undefined when there is
+ * right is then decided under the lock, see list-write.ts): `context` is `default` or an id, and the lock row
+ * is taken only when that context belongs to the field. Its one row is the context's id; no row when there is
  * no such context of that field (nothing is locked; the right's decision then answers the documented error).
  */
-export async function lockListAt(trx: Knex.Transaction, fieldId: number, context: ContextParam, parentId: number | null): Promise<number | undefined> {
+export function lockListAtQuery(trx: Knex.Transaction, fieldId: number, context: ContextParam, parentId: number | null): Knex.Raw {
   const which = context === 'default' ? 'c.is_default' : 'c.id = ?';
-  const result = await trx.raw<{ rows: { context_id: number }[] }>(
+  return trx.raw(
     `insert into field_option_lists (context_id, parent_key, version)
        select c.id, ?, 1 from field_contexts c where c.field_id = ? and ${which}
      on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1
      returning context_id`,
     context === 'default' ? [parentId ?? 0, fieldId] : [parentId ?? 0, fieldId, context],
   );
-  return result.rows[0]?.context_id;
 }
 
 /** The list as the compact JSON array the interface answers (members in the original's order), built by the database. */

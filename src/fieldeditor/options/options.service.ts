@@ -2,17 +2,13 @@ import type { Knex } from 'knex';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { CachedBody } from '../../platform/http/cached-body.ts';
 import type { PeekedHit } from '../../platform/http/fast-path.ts';
-import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
-import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
-import { isCascading, isEditableSelect, isMultiLevel } from '../access/field-kinds.ts';
-import { actorOf, type Actor } from '../access/actor.ts';
+import { isCascading } from '../access/field-kinds.ts';
+import { actorOf } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
-import type { ScopeIds } from '../access/ids.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
-import { lockListAndDecide } from './list-write.ts';
-import { optionTarget, toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
+import { toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
 import { applyBatch } from './options-batch.ts';
 import { parseBatch } from './options-batch.schemas.ts';
 import { randomUUID } from 'node:crypto';
@@ -21,91 +17,23 @@ import { OptionListCache } from './options.cache.ts';
 import { readDefaultOptions } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
-import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';
 import { sortByValue } from './sort.ts';
-import { afterNotSibling, duplicateValue, notInList, optionNotFound, unsupportedFieldType } from './options.errors.ts';
-import type { AppError } from '../../platform/http/app-error.ts';
+import { afterNotSibling, notInList, optionNotFound } from './options.errors.ts';
+import { checkFieldType, fieldTypeRefusal, listOf, loadParent, type ListPath, type OptionScope } from './option-scope.ts';
+import { OptionWriter } from './option-writer.ts';
 
-/** Which list a request addresses: the top-level options of a context, or the children of `parentId`. */
-export interface OptionScope {
-  field: FieldRef;
-  context: ContextRef;
-  parentId: number | null;
-}
+export { fieldTypeRefusal, type ListPath, type OptionScope };
 
-/** Which list a write addresses, as its path names it: the field and context ids (parsed), and the parent of a child list. */
-export interface ListPath {
-  ids: ScopeIds;
-  parentId: number | null;
-}
-
-/**
- * A write once its right is decided: the value it stores (for the duplicate answer), a rule decided inside it,
- * and the operation. `write` asks for it with the decided scope, so a bad body is a 400 only for a caller
- * that may edit the list (a caller without a grant gets 403001 whatever it sent, as the contract orders them).
- */
-interface WritePlan<T> {
-  /** The option value written, when the write sets one: a unique-index refusal is then answered as a duplicate. */
-  value?: string;
-  /** The option being renamed (a sibling with the same value other than itself is the duplicate). */
-  exceptId?: number;
-  /** A rule decided inside the write's transaction, after the list lock (the delete rule). */
-  guard?: (trx: Knex.Transaction) => Promise<void>;
-  run: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>;
-}
 type Change = OptionChange;
-/**
- * What an operation answers: its result and change, and `recorded` when it already wrote the change's entry
- * itself (riding on its last statement, see `Logged.along`); otherwise `write` appends the entry.
- */
-type Done<T> = { result: T; change: Change | Change[]; recorded?: boolean; operationId?: string };
-/** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
-interface Logged {
-  /** Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that row. */
-  along<R>(query: Knex.QueryBuilder | Knex.Raw, change: Change, fill: EntryFill): Promise<R[]>;
-}
-
-/** Why a scope has no option list this service manages (a field type without options, or without children). */
-export function fieldTypeRefusal(scope: OptionScope): AppError | undefined {
-  const f = scope.field;
-  if (!isEditableSelect(f)) return unsupportedFieldType('customFieldId', `The field type ${f.fieldType} has no options that the field editor manages.`);
-  if (scope.parentId !== null && !isCascading(f)) {
-    return unsupportedFieldType('customFieldId', `Child options exist only on cascading select fields; this field is a ${f.fieldType}.`);
-  }
-  return undefined;
-}
-
-const listOf = (s: OptionScope): repo.ListKey => ({ contextId: s.context.id, parentId: s.parentId });
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
 const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, sequence), parentId: o.parent_id });
-/** The event-log kind of a change; an update is named by what actually changed (both, or nothing: `option.updated`). */
-const logKind = (change: Change): string => {
-  if (change.action !== 'option.updated') return change.action;
-  const before = change.before as OptionJson;
-  const after = change.after as OptionJson;
-  const renamed = before.optionvalue !== after.optionvalue;
-  const toggled = before.disabled !== after.disabled;
-  if (renamed && !toggled) return 'option.renamed';
-  if (toggled && !renamed) return after.disabled ? 'option.disabled' : 'option.enabled';
-  return 'option.updated';
-};
-const optionIdOf = (after: unknown): number | null => {
-  const id = (after as { id?: unknown } | null)?.id;
-  return typeof id === 'number' ? id : null;
-};
-/** The sibling-value unique index refused a row (the constraint name is checked when the driver reports it). */
-const isDuplicateValue = (err: unknown) => {
-  const e = err as { code?: string; constraint?: string } | null;
-  return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'field_options_sibling_value');
-};
 
 /**
  * Rules of option lists (U4–U14, C1–C6). Reads get the scope the caller may read (FieldAccess.readable);
- * every write takes the caller and the path's ids and is one transaction that starts by locking its sibling
- * list (see options.repository.ts), then decides the caller's right under that lock (list-write.ts), writes
- * as few rows as the operation needs (order lives in a
- * sparse `position`; the dense `sequence` of every answer is the rank), records its change in the event log in
- * the same transaction, and answers after every node dropped its cached lists and defaults (FIELD_OPTIONS_TOPIC).
+ * every write takes the caller and the path's ids and runs in a transaction of the OptionWriter
+ * (option-writer.ts: the list lock, the caller's right decided under it, the operation, its event-log entry,
+ * and the change feed's publish before the answer). Each operation writes as few rows as it needs: order lives
+ * in a sparse `position`, and the dense `sequence` of every answer is the rank.
  */
 export class OptionsService {
   constructor(
@@ -115,17 +43,22 @@ export class OptionsService {
     private readonly changes: ChangeFeed,
     private readonly eventLog: EventLog,
     private readonly cache = new OptionListCache(changes),
-  ) {}
+  ) {
+    this.writer = new OptionWriter(knex, access, changes, eventLog);
+  }
+
+  /** Every write below goes through it: one transaction per write, or per group of overlapping writes of one list. */
+  private readonly writer: OptionWriter;
 
   /**
    * U4/U9/C1: the list as JSON, from this node's list cache (see options.cache.ts). A child list is
    * remembered only once its parent was found, so an unknown parent is asked of the database each time.
    */
   async listJson(scope: OptionScope): Promise<CachedBody> {
-    this.checkFieldType(scope);
+    checkFieldType(scope);
     const list = listOf(scope);
     return this.cache.list(list.contextId, list.parentId, async () => {
-      if (scope.parentId !== null) await this.loadParent(this.knex, scope, false);
+      if (scope.parentId !== null) await loadParent(this.knex, scope, false);
       return new CachedBody((await repo.listJson(this.knex, list)).json);
     });
   }
@@ -142,7 +75,7 @@ export class OptionsService {
 
   /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
   async create(user: AuthUser, at: ListPath, body: unknown): Promise<OptionJson> {
-    return this.write(user, at, (scope) => {
+    return this.writer.writeTogether(user, at, (scope) => {
       const input = parseWith(createOptionBody, body, 'body');
       const [value, disabled] = [input.optionvalue, input.disabled ?? false];
       // A sibling with the same value is caught by the unique index (see `write`): no extra query.
@@ -164,7 +97,7 @@ export class OptionsService {
 
   /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
   async update(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
-    return this.write(user, at, (scope) => {
+    return this.writer.writeTogether(user, at, (scope) => {
       const input = parseWith(updateOptionBody, body, 'body');
       const patch = { value: input.optionvalue ?? undefined, disabled: input.disabled ?? undefined };
       return {
@@ -189,7 +122,7 @@ export class OptionsService {
   /** U7/U12/C4: deletes the option with its children; it leaves any default that held it. */
   async remove(user: AuthUser, at: ListPath, id: number): Promise<{ id: number }> {
     const actor = actorOf(user);
-    return this.write(user, at, (scope) => ({
+    return this.writer.write(user, at, (scope) => ({
       guard: (trx) => this.settings.checkMayDelete(trx, actor),
       run: async (trx) => {
         const option = await this.loadInList(trx, scope, id);
@@ -215,7 +148,7 @@ export class OptionsService {
 
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
-    return this.write(user, at, (scope) => {
+    return this.writer.write(user, at, (scope) => {
       const move = parseWith(moveBody, body, 'body');
       return {
         run: async (trx, list, log) => {
@@ -254,7 +187,7 @@ export class OptionsService {
 
   /** U14/C6: locale-aware sort of one list; rewrites every `sequence` as 0..n-1 (which also repairs it). */
   async sort(user: AuthUser, at: ListPath, body: unknown): Promise<OptionJson | Record<string, never>> {
-    return this.write(user, at, (scope) => {
+    return this.writer.write(user, at, (scope) => {
       const spec = parseWith(sortBody, body, 'body');
       return {
         run: async (trx, list) => {
@@ -282,7 +215,7 @@ export class OptionsService {
    */
   async batch(user: AuthUser, at: ListPath, body: unknown): Promise<{ options: OptionJson[] }> {
     const actor = actorOf(user);
-    return this.write(user, at, (scope) => {
+    return this.writer.write(user, at, (scope) => {
       const { input, problems } = parseBatch(body);
       return {
         ...(input.delete.length > 0 ? { guard: (trx: Knex.Transaction) => this.settings.checkMayDelete(trx, actor) } : {}),
@@ -292,103 +225,6 @@ export class OptionsService {
         },
       };
     });
-  }
-
-  /**
-   * One write, in one transaction: the list lock, the caller's right decided under it (list-write.ts), the
-   * plan (its body parsed), the field-type check, the guard (a rule decided inside the write, taken after the
-   * list lock so that every writer locks in the same order), the parent check, the operation, then its event.
-   * The order of the answers is the contract's: 403001 before anything else is revealed, then the body (400),
-   * the field type (400), the delete rule (403003), the parent (404).
-   * A duplicate sibling value is refused by the unique index (race-proof, and no extra query on the
-   * normal path); after the rollback it is answered as the documented 400 naming the existing option.
-   */
-  private async write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
-    const actor = actorOf(user);
-    let outcome: Done<T> | undefined;
-    // A unique-index refusal whose sibling is gone once the transaction rolled back (a concurrent delete of it
-    // or of its parent committed in between) is no duplicate any more: the write is tried once again.
-    for (let attempt = 1; outcome === undefined; attempt++) {
-      const tried: { scope?: OptionScope; how?: WritePlan<T> } = {};
-      try {
-        outcome = await this.attempt(user, actor, at, plan, tried);
-      } catch (err) {
-        const { scope, how } = tried;
-        if (scope && how?.value !== undefined && isDuplicateValue(err)) {
-          const existing = await repo.findSameValue(this.knex, listOf(scope), how.value, how.exceptId);
-          if (existing !== undefined) throw duplicateValue(how.value, existing);
-          if (attempt < 2) continue;
-        }
-        throw err;
-      }
-    }
-    await this.changes.publish(FIELD_OPTIONS_TOPIC);
-    return outcome.result;
-  }
-
-  /**
-   * One transaction of `write`: the list lock and the right, the plan, the field type, the guard, the parent
-   * check, the operation and its entry. `tried` receives the scope and plan (for the duplicate answer after a rollback).
-   */
-  private attempt<T>(
-    user: AuthUser,
-    actor: Actor,
-    at: ListPath,
-    plan: (scope: OptionScope) => WritePlan<T>,
-    tried: { scope?: OptionScope; how?: WritePlan<T> },
-  ): Promise<Done<T>> {
-    return this.knex.transaction(async (trx) => {
-      const { field, context } = await lockListAndDecide(trx, this.access, user, at.ids, at.parentId);
-      const scope: OptionScope = { field, context, parentId: at.parentId };
-      tried.scope = scope;
-      const how = (tried.how = plan(scope));
-      this.checkFieldType(scope);
-      if (how.guard) await how.guard(trx);
-      if (scope.parentId !== null) await this.loadParent(trx, scope, true);
-      const entryOf = (change: Change) => this.entryOf(actor, scope, change);
-      const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill) };
-      const done = await how.run(trx, listOf(scope), log);
-      // The change's event-log entry, in its transaction: both commit or neither does (written here unless
-      // the operation already wrote it with its last statement).
-      if (!done.recorded) {
-        const changes = Array.isArray(done.change) ? done.change : [done.change];
-        await this.eventLog.record(trx, ...changes.map((c) => ({ ...entryOf(c), ...(done.operationId ? { operationId: done.operationId } : {}) })));
-      }
-      return done;
-    });
-  }
-
-  /** The event-log entry of a change. */
-  private entryOf(actor: Actor, scope: OptionScope, change: Change): EventEntry {
-    return {
-      actor: actor.name,
-      kind: logKind(change),
-      fieldId: scope.field.id,
-      contextId: scope.context.id,
-      target:
-        change.action === 'option.sorted'
-          ? { type: 'optionList', parentId: scope.parentId }
-          : optionTarget(optionIdOf(change.after) ?? optionIdOf(change.before), scope.parentId),
-      before: change.before,
-      after: change.after,
-    };
-  }
-
-  /** Options exist only on select-type fields; child options only on cascading ones. */
-  private checkFieldType(scope: OptionScope): void {
-    const refusal = fieldTypeRefusal(scope);
-    if (refusal) throw refusal;
-  }
-
-  /** The parent of a child list: an option of this context (404 otherwise); plain cascading selects have two levels. */
-  private async loadParent(q: Knex, scope: OptionScope, lock: boolean): Promise<OptionRow> {
-    const id = scope.parentId ?? 0;
-    const parent = await repo.findOption(q, scope.context.id, id, lock);
-    if (!parent) throw optionNotFound(id);
-    if (parent.parent_id !== null && !isMultiLevel(scope.field)) {
-      throw unsupportedFieldType('optionId', `A cascading select has two levels; the option ${id} is a child option and cannot have children.`);
-    }
-    return parent;
   }
 
   /** An option of the addressed list: 404 when it is not in the context, 400 when it is in another list. */

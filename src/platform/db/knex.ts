@@ -40,7 +40,7 @@ export function createDb(opts: DbOptions): Db {
   pgDriver(); // its int8 parser, before the first query
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000 } as Knex.PgConnectionConfig,
+    connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000, pipeline: true } as Knex.PgConnectionConfig,
     pool: { min: 0, max: opts.poolMax ?? 10 },
     acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
     searchPath: opts.searchPath,

@@ -1,0 +1,277 @@
+import type { Knex } from 'knex';
+import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import type { AuthUser } from '../../platform/auth/auth-user.ts';
+import { AppError } from '../../platform/http/app-error.ts';
+import { WriteGroups } from '../../platform/db/write-groups.ts';
+import { transactionWithCommitBehind, type SendLast } from '../../platform/db/commit-behind.ts';
+import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
+import { actorOf, type Actor } from '../access/actor.ts';
+import type { FieldAccess } from '../access/access.service.ts';
+import type { EditableScope } from '../access/scope.ts';
+import type { EventLog } from '../maintenance/event-log.ts';
+import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';
+import { decideUnderLock, lockListDeciding } from './list-write.ts';
+import { checkFieldType, listOf, loadParent, type ListPath, type OptionScope } from './option-scope.ts';
+import { optionTarget, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
+import * as repo from './options.repository.ts';
+import { duplicateValue } from './options.errors.ts';
+
+/**
+ * A write once its right is decided: the value it stores (for the duplicate answer), a rule decided inside it,
+ * and the operation. `write` asks for it with the decided scope, so a bad body is a 400 only for a caller
+ * that may edit the list (a caller without a grant gets 403001 whatever it sent, as the contract orders them).
+ */
+export interface WritePlan<T> {
+  /** The option value written, when the write sets one: a unique-index refusal is then answered as a duplicate. */
+  value?: string;
+  /** The option being renamed (a sibling with the same value other than itself is the duplicate). */
+  exceptId?: number;
+  /** A rule decided inside the write's transaction, after the list lock (the delete rule). */
+  guard?: (trx: Knex.Transaction) => Promise<void>;
+  /** The operation itself. It may throw an AppError only before its first write (a group goes on without it). */
+  run: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>;
+}
+/**
+ * What an operation answers: its result and change, and `recorded` when it already wrote the change's entry
+ * itself (riding on its last statement, see `Logged.along`); otherwise the writer appends the entry.
+ */
+export type Done<T> = { result: T; change: OptionChange | OptionChange[]; recorded?: boolean; operationId?: string };
+/** Lets an operation write its entry in the same statement as its last read (one round trip less per write). */
+export interface Logged {
+  /**
+   * Runs `query` (one row) and appends the entry of `change` in the same statement, `fill` taking members from that
+   * row. It is the operation's last statement: the transaction's commit may go out with it.
+   */
+  along<R>(query: Knex.QueryBuilder | Knex.Raw, change: OptionChange, fill: EntryFill): Promise<R[]>;
+}
+
+/** One write waiting for its list: who, where, what, and how it is answered. */
+interface WriteJob {
+  user: AuthUser;
+  actor: Actor;
+  at: ListPath;
+  plan: (scope: OptionScope) => WritePlan<unknown>;
+  resolve: (result: unknown) => void;
+  reject: (err: unknown) => void;
+  /** Answered already (refused inside a group, before it wrote anything). */
+  settled?: boolean;
+}
+/** A job whose right is decided and whose plan is made, inside the transaction. */
+interface Prepared {
+  scope: OptionScope;
+  how: WritePlan<unknown>;
+}
+/** What `alone` keeps of an attempt, for the duplicate answer after its rollback. */
+type Tried = Partial<Prepared>;
+
+/** The event-log kind of a change; an update is named by what actually changed (both, or nothing: `option.updated`). */
+const logKind = (change: OptionChange): string => {
+  if (change.action !== 'option.updated') return change.action;
+  const before = change.before as OptionJson;
+  const after = change.after as OptionJson;
+  const renamed = before.optionvalue !== after.optionvalue;
+  const toggled = before.disabled !== after.disabled;
+  if (renamed && !toggled) return 'option.renamed';
+  if (toggled && !renamed) return after.disabled ? 'option.disabled' : 'option.enabled';
+  return 'option.updated';
+};
+const optionIdOf = (after: unknown): number | null => {
+  const id = (after as { id?: unknown } | null)?.id;
+  return typeof id === 'number' ? id : null;
+};
+/** The sibling-value unique index refused a row (the constraint name is checked when the driver reports it). */
+const isDuplicateValue = (err: unknown) => {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'field_options_sibling_value');
+};
+/** Writes of one path wait for each other here (a `default` context and its id are two keys: their database lock is one). */
+const keyOf = (at: ListPath) => `${at.ids.fieldId}/${at.ids.context}/${at.parentId ?? ''}`;
+/** The grant decision depends on the user's id and name (its memberships are read by id, user grants by name). */
+const userKey = (u: AuthUser) => `${u.id}/${u.name}`;
+
+/**
+ * Every option, child-option and list write of the option service, each in one transaction that starts by
+ * locking its sibling list (options.repository.ts), then decides the caller's right under that lock
+ * (list-write.ts), writes, and records its change in the event log in the same transaction; it answers after
+ * every node dropped its cached lists and defaults (FIELD_OPTIONS_TOPIC).
+ *
+ * The lock and the right's statement go out together (list-write.ts): one round trip less under the lock.
+ *
+ * Short writes of one list (creates and updates: `writeTogether`) that overlap in time are group-committed
+ * (WriteGroups): while one transaction holds the list, the writes that come wait in memory and then run
+ * together in the next transaction, which takes the lock once, decides each caller's right after it (per user), runs each write in arrival order with its own
+ * event-log entry, and commits and publishes once. Each write is answered as it would be alone: a refusal
+ * decided before it wrote anything (403, 400, 404) is answered at once and the group goes on; any other failure
+ * (a duplicate value refused by the unique index, a database error) rolls the group back, and its writes are
+ * then run one by one, each in its own transaction, and answered from there.
+ */
+export class OptionWriter {
+  private readonly groups = new WriteGroups<WriteJob>((jobs) => this.runGroup(jobs));
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly access: FieldAccess,
+    private readonly changes: ChangeFeed,
+    private readonly eventLog: EventLog,
+  ) {}
+
+  /** Runs one write in its own transaction: for a long write (a move reads and writes several rows, a sort or batch many). */
+  write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => void this.runGroup([this.job(user, at, plan, resolve, reject)]));
+  }
+
+  /** Runs one short write (few statements), which may share a transaction with overlapping writes of its list (see the class comment). */
+  writeTogether<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.groups.submit(keyOf(at), this.job(user, at, plan, resolve, reject)));
+  }
+
+  private job<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>, resolve: (r: T) => void, reject: (e: unknown) => void): WriteJob {
+    return { user, actor: actorOf(user), at, plan, resolve: resolve as (r: unknown) => void, reject };
+  }
+
+  /** Runs a group (see the class comment); resolves once its transactions have ended, before the answers. */
+  private async runGroup(jobs: WriteJob[]): Promise<void> {
+    if (jobs.length > 1) {
+      const done = await this.together(jobs).catch(() => undefined);
+      if (done) return this.answerWhenPublished(done);
+      // Rolled back: each write that is not answered yet runs alone below.
+    }
+    for (const job of jobs) {
+      if (job.settled) continue;
+      try {
+        this.answerWhenPublished([[job, await this.alone(job)]]);
+      } catch (err) {
+        job.reject(err);
+      }
+    }
+  }
+
+  /**
+   * Answers committed writes once every node dropped its cached lists and defaults. The next group of the list
+   * does not wait for this: the publish goes on while it runs.
+   */
+  private answerWhenPublished(done: [WriteJob, unknown][]): void {
+    this.changes.publish(FIELD_OPTIONS_TOPIC).then(
+      () => done.forEach(([job, result]) => job.resolve(result)),
+      (err: unknown) => done.forEach(([job]) => job.reject(err)),
+    );
+  }
+
+  /** A group in one transaction: one lock, each right decided after it, each write in order; the results to answer. */
+  private together(jobs: WriteJob[]): Promise<[WriteJob, unknown][]> {
+    return transactionWithCommitBehind(this.knex, async (trx, sendLast) => {
+      const { ids, parentId } = jobs[0]!.at;
+      const { locked, decision } = await lockListDeciding(trx, this.access, jobs[0]!.user, ids, parentId);
+      // One decision per user (taken once, under the lock, for all of that user's writes in the group).
+      const decided = new Map([[userKey(jobs[0]!.user), decision]]);
+      const decide = (user: AuthUser) => {
+        const scope = decided.get(userKey(user)) ?? decideUnderLock(trx, this.access, user, ids, locked);
+        decided.set(userKey(user), scope);
+        return scope;
+      };
+      let parent: Promise<OptionRow> | undefined;
+      const parentOf = (scope: OptionScope) => (parent ??= loadParent(trx, scope, true));
+      const done: [WriteJob, unknown][] = [];
+      for (const [i, job] of jobs.entries()) {
+        let prepared: Prepared;
+        try {
+          prepared = await this.prepare(trx, job, {}, decide, parentOf);
+        } catch (err) {
+          // Refused before it wrote anything (the right, the body, the field type, the parent): answered now,
+          // as it would be alone; the others go on. Anything else rolls the group back.
+          if (!(err instanceof AppError)) throw err;
+          job.settled = true;
+          job.reject(err);
+          continue;
+        }
+        done.push([job, (await this.perform(trx, job, prepared, i === jobs.length - 1 ? sendLast : undefined)).result]);
+      }
+      return done;
+    });
+  }
+
+  /**
+   * One write in its own transaction, answering its result once committed. A unique-index refusal is answered
+   * as the documented 400 naming the existing option; when that sibling is gone once the transaction rolled back
+   * (a concurrent delete of it or of its parent committed in between), it is no duplicate any more and the write
+   * is tried once again.
+   */
+  private async alone(job: WriteJob): Promise<unknown> {
+    for (let attempt = 1; ; attempt++) {
+      const tried: Tried = {};
+      try {
+        const done = await transactionWithCommitBehind(this.knex, async (trx, sendLast) => {
+          const { ids, parentId } = job.at;
+          const { decision } = await lockListDeciding(trx, this.access, job.user, ids, parentId);
+          const prepared = await this.prepare(trx, job, tried, () => decision, (scope) => loadParent(trx, scope, true));
+          return this.perform(trx, job, prepared, sendLast);
+        });
+        return done.result;
+      } catch (err) {
+        const { scope, how } = tried;
+        if (scope && how?.value !== undefined && isDuplicateValue(err)) {
+          const existing = await repo.findSameValue(this.knex, listOf(scope), how.value, how.exceptId);
+          if (existing !== undefined) throw duplicateValue(how.value, existing);
+          if (attempt < 2) continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * The steps before a write's first row, under the list lock, in the contract's order of answers: the right
+   * (403001 before anything else is revealed), the plan with its body (400), the field type (400), the guard
+   * (the delete rule, 403003; taken after the list lock so that every writer locks in the same order), the
+   * parent (404). `tried` receives the scope and plan as they become known.
+   */
+  private async prepare(
+    trx: Knex.Transaction,
+    job: WriteJob,
+    tried: Tried,
+    decide: (user: AuthUser) => Promise<EditableScope>,
+    parentOf: (scope: OptionScope) => Promise<OptionRow>,
+  ): Promise<Prepared> {
+    const { field, context } = await decide(job.user);
+    const scope: OptionScope = { field, context, parentId: job.at.parentId };
+    tried.scope = scope;
+    const how = (tried.how = job.plan(scope));
+    checkFieldType(scope);
+    if (how.guard) await how.guard(trx);
+    if (scope.parentId !== null) await parentOf(scope);
+    return { scope, how };
+  }
+
+  /**
+   * The operation and its event-log entry, in its transaction: both commit or neither does. `sendLast`, for the
+   * transaction's last write: an entry that rides on the operation's last statement (`Logged.along`) takes the
+   * commit with it (commit-behind.ts).
+   */
+  private async perform(trx: Knex.Transaction, job: WriteJob, { scope, how }: Prepared, sendLast?: SendLast): Promise<Done<unknown>> {
+    const entryOf = (change: OptionChange) => this.entryOf(job.actor, scope, change);
+    const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill, sendLast) };
+    const done = await how.run(trx, listOf(scope), log);
+    // Written here unless the operation already wrote it with its last statement.
+    if (!done.recorded) {
+      const changes = Array.isArray(done.change) ? done.change : [done.change];
+      await this.eventLog.record(trx, ...changes.map((c) => ({ ...entryOf(c), ...(done.operationId ? { operationId: done.operationId } : {}) })));
+    }
+    return done;
+  }
+
+  /** The event-log entry of a change. */
+  private entryOf(actor: Actor, scope: OptionScope, change: OptionChange): EventEntry {
+    return {
+      actor: actor.name,
+      kind: logKind(change),
+      fieldId: scope.field.id,
+      contextId: scope.context.id,
+      target:
+        change.action === 'option.sorted'
+          ? { type: 'optionList', parentId: scope.parentId }
+          : optionTarget(optionIdOf(change.after) ?? optionIdOf(change.before), scope.parentId),
+      before: change.before,
+      after: change.after,
+    };
+  }
+}
