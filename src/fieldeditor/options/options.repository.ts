@@ -194,18 +194,29 @@ export async function deleteListLocks(trx: Knex.Transaction, contextId: number, 
 }
 
 /**
- * The position that puts an option first (`afterPos` null) or right after the sibling at `afterPos`:
- * midway to the next sibling. Undefined when there is no integer left in between (then renumber).
+ * Moves an option first (`afterPos` null) or right after the sibling at `afterPos`, midway to the next sibling,
+ * in one statement that reads the neighbour and writes the row (the list is locked, so nothing moves in between).
+ * Answers the moved row; undefined when there is no integer left between the two (then renumber and try again).
  */
-export async function positionAfter(q: Knex, list: ListKey, movingId: number, afterPos: number | null): Promise<number | undefined> {
-  if (afterPos === null) {
-    const first = await neighbour(q, list, null, movingId);
-    return first === undefined ? 0 : first - POSITION_GAP;
-  }
-  const next = await neighbour(q, list, afterPos, movingId);
-  if (next === undefined) return afterPos + POSITION_GAP;
-  const gap = next - afterPos;
-  return gap >= 2 ? afterPos + Math.floor(gap / 2) : undefined;
+export async function placeAfter(trx: Knex.Transaction, list: ListKey, movingId: number, afterPos: number | null): Promise<OptionRow | undefined> {
+  const siblings = `from field_options where context_id = ? and coalesce(parent_id, 0) = ? and id <> ?`;
+  const inListArgs = [list.contextId, list.parentId ?? 0, movingId];
+  const position =
+    afterPos === null
+      ? { sql: `coalesce((select min(position) ${siblings}) - ?::bigint, 0)`, bindings: [...inListArgs, POSITION_GAP] }
+      : {
+          sql: `(select case when n.next is null then ?::bigint + ?::bigint
+                             when n.next - ?::bigint >= 2 then ?::bigint + (n.next - ?::bigint) / 2 end
+                   from (select min(position) as next ${siblings} and position > ?::bigint) n)`,
+          bindings: [afterPos, POSITION_GAP, afterPos, afterPos, afterPos, ...inListArgs, afterPos],
+        };
+  const result = await trx.raw<{ rows: OptionRow[] }>(
+    `update field_options o set position = p.pos from (select ${position.sql} as pos) p
+      where o.id = ? and p.pos is not null
+     returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}`,
+    [...position.bindings, movingId] as Knex.RawBinding[],
+  );
+  return result.rows[0];
 }
 
 /** Writes a whole new order (ids in their new order) as positions 0, GAP, 2·GAP … in one statement. */

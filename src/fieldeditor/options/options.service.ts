@@ -159,15 +159,15 @@ export class OptionsService {
           if (afterId !== undefined && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
           let row = option;
           if (target?.id !== option.id) {
-            let position = await repo.positionAfter(trx, list, id, target?.position ?? null);
-            if (position === undefined && target) {
+            let placed = await repo.placeAfter(trx, list, id, target?.position ?? null);
+            if (placed === undefined && target) {
               // No integer left between the two neighbours: spread the list out, then place it again.
               await repo.renumber(trx, list);
               const moved = await repo.findOption(trx, scope.context.id, target.id);
-              position = await repo.positionAfter(trx, list, id, moved?.position ?? null);
+              placed = await repo.placeAfter(trx, list, id, moved?.position ?? null);
             }
-            if (position === undefined) throw new Error('no position after renumbering');
-            row = await repo.updateOption(trx, id, { position });
+            if (placed === undefined) throw new Error('no position after renumbering');
+            row = placed;
           }
           const [ranks] = await log.along<{ before: number; after: number }>(
             repo.ranksAroundQuery(trx, row, Number(option.position), Number(row.position)),
