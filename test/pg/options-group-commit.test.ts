@@ -1,0 +1,383 @@
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { Knex } from 'knex';
+import type { Test } from 'supertest';
+import { uniq, useTestApp, type TestUser } from '../helpers/test-app.ts';
+import {
+  FE,
+  addOptions,
+  createField,
+  grant,
+  listValues,
+  paths,
+  type OptionJson,
+  type TestField,
+} from '../helpers/tracker-fixtures.ts';
+import { WriteGroups } from '../../src/platform/db/write-groups.ts';
+
+const NO_GRANT = {
+  statusCode: 403,
+  subCode: 403001,
+  message: 'FieldPermission Denied - you do not have sufficient rights for this operation.',
+};
+
+/** The documented duplicate answer (options.errors.ts, `duplicateValue`), naming the option that has the value. */
+const duplicateOf = (value: string, existingId: number) => ({
+  statusCode: 400,
+  subCode: 400000,
+  message: 'validation errors',
+  errors: [
+    {
+      name: 'optionvalue',
+      message: 'This option value does already exist. Option values need to be unique.',
+      exceptionName: 'DuplicateOptionValueException',
+      value: { optionvalue: value, existingOptionId: existingId },
+    },
+    {
+      name: 'existingOptionId',
+      message: `The option with the id ${existingId} already has this value.`,
+      value: { id: existingId },
+    },
+  ],
+});
+
+type Answer = { status: number; body: unknown };
+
+// Real PostgreSQL (a pool of connections): creates and updates of one option list that overlap share one
+// transaction (option-writer.ts, WriteGroups). Grouping is made deterministic here: a blocker holds the list's
+// lock row, request A waits for it in the database (its group is running), the requests B1..Bn come meanwhile and
+// wait in memory (seen arriving through WriteGroups.submit, in the order they are started), the blocker commits:
+// A commits alone, then B1..Bn run as one group. Each write must still be answered as it would be alone.
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'overlapping option writes of one list share a transaction (PostgreSQL)',
+  () => {
+    const t = useTestApp();
+    const knex = (): Knex => t.services.db.knex;
+    /** Every submission to a WriteGroups (called through: it only lets the test see the writes arrive). */
+    let submits: MockInstance<WriteGroups<unknown>['submit']>;
+
+    beforeAll(() => {
+      submits = vi.spyOn(WriteGroups.prototype, 'submit');
+    });
+    afterAll(() => {
+      submits.mockRestore();
+    });
+
+    /** A field with one editor (the seeder, also the writer of A) whose list has its lock row (written once). */
+    async function listWith(
+      values: string[],
+    ): Promise<{ field: TestField; seeder: TestUser; seeded: OptionJson[] }> {
+      const field = await createField(t, { type: 'singleselect' });
+      const seeder = await t.createUser(uniq('seeder-'));
+      await grant(t, field.id, { user: seeder.name });
+      const seeded = await addOptions(t, seeder.auth, paths(field.id, 'default').options, values);
+      return { field, seeder, seeded };
+    }
+
+    async function editors(field: TestField, n: number): Promise<TestUser[]> {
+      const users: TestUser[] = [];
+      for (let i = 0; i < n; i++) {
+        const user = await t.createUser(uniq('editor-'));
+        await grant(t, field.id, { user: user.name });
+        users.push(user);
+      }
+      return users;
+    }
+
+    /** Holds the lock row of the field's top-level list in a transaction of its own, as a concurrent writer would. */
+    async function holdList(field: TestField): Promise<{ trx: Knex.Transaction; pid: number }> {
+      const trx = await knex().transaction();
+      const pid = Number(
+        ((await trx.raw('select pg_backend_pid() as pid')) as { rows: { pid: number }[] }).rows[0]!.pid,
+      );
+      const held = (await trx.raw(
+        'update field_option_lists set version = version where context_id = ? and parent_key = 0',
+        [field.defaultContextId],
+      )) as {
+        rowCount: number;
+      };
+      expect(held.rowCount).toBe(1);
+      return { trx, pid };
+    }
+
+    /** Resolves once some backend of this database waits for a lock that the backend `pid` holds. */
+    async function waitBlockedBy(pid: number) {
+      for (const until = Date.now() + 10_000; Date.now() < until;) {
+        const found = (await knex().raw(
+          `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and ? = any(pg_blocking_pids(pid))`,
+          [pid],
+        )) as { rows: { n: number }[] };
+        if (found.rows[0]!.n > 0) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error('no request came to wait for the lock');
+    }
+
+    /** How many writes of the field's lists reached a WriteGroups (its key starts with the field id). */
+    const submitted = (field: TestField) =>
+      submits.mock.calls.filter(([key]) => key.startsWith(`${field.id}/`)).length;
+    async function waitSubmitted(field: TestField, n: number) {
+      for (const until = Date.now() + 10_000; Date.now() < until;) {
+        if (submitted(field) >= n) return;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error(
+        `${n} writes of field ${field.id} were expected to reach the write groups, ${submitted(field)} did`,
+      );
+    }
+
+    /** Starts the request now (supertest sends on `then`) and answers its settled response. */
+    const start = (req: Test): Promise<Answer> =>
+      req.then((r) => ({ status: r.status, body: r.body as unknown }));
+
+    /**
+     * A waits for the blocker's lock in the database; B1..Bn are started one after the other, each once the one
+     * before reached the write groups (so they queue behind A in this order); `meanwhile` runs while they all wait;
+     * then the blocker commits. Answers A's and the Bs' responses.
+     */
+    async function grouped(
+      field: TestField,
+      a: () => Test,
+      bs: (() => Test)[],
+      meanwhile?: () => Promise<void>,
+    ) {
+      const base = submitted(field);
+      const b = await holdList(field);
+      let pendingA: Promise<Answer> | undefined;
+      const pendingB: Promise<Answer>[] = [];
+      try {
+        pendingA = start(a());
+        await waitSubmitted(field, base + 1);
+        await waitBlockedBy(b.pid);
+        for (const [i, req] of bs.entries()) {
+          pendingB.push(start(req()));
+          await waitSubmitted(field, base + 2 + i);
+        }
+        await meanwhile?.();
+      } finally {
+        await b.trx.commit();
+      }
+      return { a: await pendingA, b: await Promise.all(pendingB) };
+    }
+
+    const create = (field: TestField, user: TestUser, optionvalue: string) => () =>
+      t.http.post(paths(field.id, 'default').options).set('Authorization', user.auth).send({ optionvalue });
+    const rename = (field: TestField, user: TestUser, id: number, optionvalue: string) => () =>
+      t.http.put(paths(field.id, 'default').option(id)).set('Authorization', user.auth).send({ optionvalue });
+
+    /** The field's event-log entries in the order written; `at` is the transaction's start (now()) to the microsecond. */
+    const entries = async (field: TestField) =>
+      (await knex()('event_log')
+        .where('field_id', field.id)
+        .andWhere('kind', 'like', 'option.%')
+        .orderBy('id')
+        .select(
+          'actor',
+          'kind',
+          knex().raw("(target->>'id')::int as option_id"),
+          knex().raw('created_at::text as at'),
+        )) as {
+        actor: string;
+        kind: string;
+        option_id: number;
+        at: string;
+      }[];
+
+    const values = async (field: TestField) =>
+      (await knex()('field_options')
+        .where('context_id', field.defaultContextId)
+        .orderBy([{ column: 'position' }, { column: 'id' }])
+        .pluck('value')) as string[];
+
+    it('creates by several users run as one transaction: each right decided on its own, each answered as alone', async () => {
+      const { field, seeder } = await listWith([uniq('seed-')]);
+      const [e1, e2, e3, e4] = await editors(field, 4);
+      const stranger = await t.createUser(uniq('stranger-')); // no grant on this field
+      const aValue = uniq('a-');
+      const bValues = [uniq('b1-'), uniq('b2-'), uniq('b3-'), uniq('b4-')];
+      const strangerValue = uniq('x-');
+      const res = await grouped(field, create(field, seeder, aValue), [
+        create(field, e1!, bValues[0]!),
+        create(field, e2!, bValues[1]!),
+        create(field, stranger, strangerValue),
+        create(field, e3!, bValues[2]!),
+        create(field, e4!, bValues[3]!),
+      ]);
+
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      expect(res.a.body).toMatchObject({ optionvalue: aValue, sequence: 1 });
+      const [b1, b2, refused, b3, b4] = res.b;
+      expect(refused!.status).toBe(403);
+      expect(refused!.body).toEqual(NO_GRANT);
+      const created = [b1!, b2!, b3!, b4!];
+      for (const r of created) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const bodies = created.map((r) => r.body as OptionJson);
+      // In arrival order, at the end of the list, after the seed and A; the refusal took no place.
+      expect(bodies).toEqual(
+        bValues.map((optionvalue, i) => ({
+          optionvalue,
+          id: expect.any(Number),
+          sequence: 2 + i,
+          disabled: false,
+        })),
+      );
+      expect(new Set(bodies.map((o) => o.id)).size).toBe(4);
+
+      const listed = await listValues(t, seeder.auth, paths(field.id, 'default').options);
+      expect(listed.slice(1)).toEqual([aValue, ...bValues]);
+      expect(await values(field)).toEqual(listed);
+
+      const log = await entries(field);
+      expect(log.map(({ actor, kind, option_id }) => ({ actor, kind, option_id }))).toEqual([
+        { actor: seeder.name, kind: 'option.created', option_id: expect.any(Number) },
+        { actor: seeder.name, kind: 'option.created', option_id: (res.a.body as OptionJson).id },
+        ...[e1!, e2!, e3!, e4!].map((u, i) => ({
+          actor: u.name,
+          kind: 'option.created',
+          option_id: bodies[i]!.id,
+        })),
+      ]);
+      // The proof that B1..B4 were grouped: one transaction, so one now() for all their entries; A's was another.
+      const groupTimes = new Set(log.slice(2).map((e) => e.at));
+      expect(groupTimes.size).toBe(1);
+      expect(groupTimes.has(log[1]!.at)).toBe(false);
+    });
+
+    /**
+     * One create of the group is refused by the unique index: the group rolls back and each of its writes runs
+     * alone, so the duplicate gets the documented 400 and the others are created once each.
+     */
+    async function groupWithDuplicate(
+      write: (
+        field: TestField,
+        editor: TestUser,
+        seeded: OptionJson,
+      ) => { values: string[]; dupIndex: number; dupOf: (ids: number[]) => number },
+    ) {
+      const { field, seeder, seeded } = await listWith([uniq('Red-')]);
+      const [editor] = await editors(field, 1);
+      const { values: bValues, dupIndex, dupOf } = write(field, editor!, seeded[0]!);
+      const aValue = uniq('a-');
+      const res = await grouped(
+        field,
+        create(field, seeder, aValue),
+        bValues.map((v) => create(field, editor!, v)),
+      );
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      const ok = res.b.filter((_, i) => i !== dupIndex);
+      for (const r of ok) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const okBodies = ok.map((r) => r.body as OptionJson);
+      const okValues = bValues.filter((_, i) => i !== dupIndex);
+      expect(okBodies.map((o) => o.optionvalue)).toEqual(okValues);
+      expect(okBodies.map((o) => o.sequence)).toEqual(okValues.map((_, i) => 2 + i));
+
+      const dup = res.b[dupIndex]!;
+      expect(dup.status, JSON.stringify(dup.body)).toBe(400);
+      expect(dup.body).toEqual(duplicateOf(bValues[dupIndex]!.trim(), dupOf(okBodies.map((o) => o.id))));
+
+      // Nothing else was written: the list is the seed, A and the successful creates, each value once.
+      const stored = await values(field);
+      expect(stored).toEqual([seeded[0]!.optionvalue, aValue, ...okValues]);
+      expect(new Set(stored.map((v) => v.toLowerCase())).size).toBe(stored.length);
+      const log = await entries(field);
+      expect(log.map((e) => [e.kind, e.option_id])).toEqual([
+        ['option.created', seeded[0]!.id],
+        ['option.created', (res.a.body as OptionJson).id],
+        ...okBodies.map((o) => ['option.created', o.id]),
+      ]);
+    }
+
+    it('a create duplicating an existing value (case aside) gets the duplicate 400; the rest of its group is created', async () => {
+      await groupWithDuplicate((_field, _editor, seeded) => ({
+        values: [uniq('n1-'), ` ${seeded.optionvalue.toUpperCase()} `, uniq('n3-')],
+        dupIndex: 1,
+        dupOf: () => seeded.id,
+      }));
+    });
+
+    it('a create duplicating another create of its group, as the group last statement, gets the duplicate 400; the others are created', async () => {
+      // The last write of a group goes out with the COMMIT behind it (commit-behind.ts): that statement fails here.
+      const blue = uniq('Blue-');
+      await groupWithDuplicate(() => ({
+        values: [blue, uniq('green-'), blue.toLowerCase()],
+        dupIndex: 2,
+        dupOf: ([first]) => first!,
+      }));
+    });
+
+    it('renames and creates in one group are each answered as alone and logged with their own kinds', async () => {
+      const { field, seeder, seeded } = await listWith([uniq('s0-'), uniq('s1-'), uniq('s2-')]);
+      const [e1, e2] = await editors(field, 2);
+      const aValue = uniq('a-');
+      const [r0, c1, r2, c2] = [uniq('r0-'), uniq('c1-'), uniq('r2-'), uniq('c2-')];
+      const res = await grouped(field, create(field, seeder, aValue), [
+        rename(field, e1!, seeded[0]!.id, r0),
+        create(field, e2!, c1),
+        rename(field, e2!, seeded[2]!.id, r2),
+        create(field, e1!, c2),
+      ]);
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      for (const r of res.b) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const [b0, b1, b2, b3] = res.b.map((r) => r.body as OptionJson);
+      expect(b0).toEqual({ optionvalue: r0, id: seeded[0]!.id, sequence: 0, disabled: false });
+      expect(b1).toEqual({ optionvalue: c1, id: expect.any(Number), sequence: 4, disabled: false });
+      expect(b2).toEqual({ optionvalue: r2, id: seeded[2]!.id, sequence: 2, disabled: false });
+      expect(b3).toEqual({ optionvalue: c2, id: expect.any(Number), sequence: 5, disabled: false });
+
+      expect(await listValues(t, seeder.auth, paths(field.id, 'default').options)).toEqual([
+        r0,
+        seeded[1]!.optionvalue,
+        r2,
+        aValue,
+        c1,
+        c2,
+      ]);
+      const log = (await entries(field)).slice(4); // after the three seeds and A
+      expect(log.map(({ actor, kind, option_id }) => ({ actor, kind, option_id }))).toEqual([
+        { actor: e1!.name, kind: 'option.renamed', option_id: seeded[0]!.id },
+        { actor: e2!.name, kind: 'option.created', option_id: b1!.id },
+        { actor: e2!.name, kind: 'option.renamed', option_id: seeded[2]!.id },
+        { actor: e1!.name, kind: 'option.created', option_id: b3!.id },
+      ]);
+      expect(new Set(log.map((e) => e.at)).size).toBe(1);
+    });
+
+    it('a create queued behind a running group answers 403001 when its grant was revoked meanwhile, and writes nothing', async () => {
+      const { field, seeder } = await listWith([uniq('seed-')]);
+      const group = uniq('keepers-');
+      const [revoked, kept] = await editors(field, 2);
+      const member = await t.createUser(uniq('member-'), { groups: [group] });
+      await grant(t, field.id, { group });
+      const [v1, v2, v3] = [uniq('late-'), uniq('kept-'), uniq('late-')];
+      const before = await values(field);
+      const res = await grouped(
+        field,
+        create(field, seeder, uniq('a-')),
+        // The first of the group has its right decided in the lock's flight, the third after it (list-write.ts).
+        [create(field, revoked!, v1), create(field, kept!, v2), create(field, member, v3)],
+        async () => {
+          const r1 = await t.http
+            .patch(`${FE}/admin/customfields/${field.id}`)
+            .set('Authorization', t.adminAuth)
+            .send({ user: revoked!.name, action: 'REVOKE', type: 'GLOBAL' });
+          expect(r1.status, JSON.stringify(r1.body)).toBe(200);
+          const r2 = await t.http
+            .delete(`/rest/api/2/group/user?groupname=${group}&username=${member.name}`)
+            .set('Authorization', t.adminAuth);
+          expect(r2.status, JSON.stringify(r2.body)).toBe(200);
+        },
+      );
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      const [first, second, third] = res.b;
+      expect(first!.status).toBe(403);
+      expect(first!.body).toEqual(NO_GRANT);
+      expect(third!.status).toBe(403);
+      expect(third!.body).toEqual(NO_GRANT);
+      expect(second!.status, JSON.stringify(second!.body)).toBe(200);
+      expect(second!.body).toMatchObject({ optionvalue: v2 });
+      expect(await values(field)).toEqual([...before, (res.a.body as OptionJson).optionvalue, v2]);
+      const log = await entries(field);
+      expect(log.map((e) => e.actor)).toEqual([seeder.name, seeder.name, kept!.name]);
+    });
+  },
+);
