@@ -3,12 +3,12 @@ import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { AppError } from '../../platform/http/app-error.ts';
 import { WriteGroups } from '../../platform/db/write-groups.ts';
-import { transactionWithCommitBehind, type SendLast } from '../../platform/db/commit-behind.ts';
+import { transactionWithCommitBehind } from '../../platform/db/commit-behind.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import { actorOf, type Actor } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import type { EditableScope } from '../access/scope.ts';
-import type { EventLog } from '../maintenance/event-log.ts';
+import type { EventLog, Send } from '../maintenance/event-log.ts';
 import type { EntryFill, EventEntry } from '../maintenance/event-log.repository.ts';
 import { decideUnderLock, lockListDeciding } from './list-write.ts';
 import { checkFieldType, listOf, loadParent, type ListPath, type OptionScope } from './option-scope.ts';
@@ -28,7 +28,15 @@ export interface WritePlan<T> {
   exceptId?: number;
   /** A rule decided inside the write's transaction, after the list lock (the delete rule). */
   guard?: (trx: Knex.Transaction) => Promise<void>;
-  /** The operation itself. It may throw an AppError only before its first write (a group goes on without it). */
+  /**
+   * The run sends exactly one statement, its `log.along`, as soon as it is called: in a group on a pipelined
+   * connection it is then sent without waiting for the answers to the writes before it (a create).
+   */
+  oneStatement?: boolean;
+  /**
+   * The operation itself. An error it throws (a 404 for an option not in the list, say) rolls its transaction
+   * back; in a group, the others then run again alone (only refusals before `run` spare the group).
+   */
   run: (trx: Knex.Transaction, list: repo.ListKey, log: Logged) => Promise<Done<T>>;
 }
 /**
@@ -159,7 +167,7 @@ export class OptionWriter {
 
   /** A group in one transaction: one lock, each right decided after it, each write in order; the results to answer. */
   private together(jobs: WriteJob[]): Promise<[WriteJob, unknown][]> {
-    return transactionWithCommitBehind(this.knex, async (trx, sendLast) => {
+    return transactionWithCommitBehind(this.knex, async (trx, sendLast, sender) => {
       const { ids, parentId } = jobs[0]!.at;
       const { locked, decision } = await lockListDeciding(trx, this.access, jobs[0]!.user, ids, parentId);
       // One decision per user (taken once, under the lock, for all of that user's writes in the group).
@@ -172,6 +180,8 @@ export class OptionWriter {
       let parent: Promise<OptionRow> | undefined;
       const parentOf = (scope: OptionScope) => (parent ??= loadParent(trx, scope, true));
       const done: [WriteJob, unknown][] = [];
+      // One-statement writes sent without waiting for their answers (awaited together at the end).
+      const inFlight: Promise<void>[] = [];
       for (const [i, job] of jobs.entries()) {
         let prepared: Prepared;
         try {
@@ -184,8 +194,16 @@ export class OptionWriter {
           job.reject(err);
           continue;
         }
-        done.push([job, (await this.perform(trx, job, prepared, i === jobs.length - 1 ? sendLast : undefined)).result]);
+        const performing = this.perform(trx, job, prepared, i === jobs.length - 1 ? sendLast : sender.send.bind(sender));
+        const answered = performing.then((d) => void done.push([job, d.result]));
+        if (prepared.how.oneStatement && sender.pipelined) {
+          answered.catch(() => undefined); // awaited below, with the others
+          inFlight.push(answered);
+        } else {
+          await answered;
+        }
       }
+      await Promise.all(inFlight);
       return done;
     });
   }
@@ -243,13 +261,13 @@ export class OptionWriter {
   }
 
   /**
-   * The operation and its event-log entry, in its transaction: both commit or neither does. `sendLast`, for the
-   * transaction's last write: an entry that rides on the operation's last statement (`Logged.along`) takes the
-   * commit with it (commit-behind.ts).
+   * The operation and its event-log entry, in its transaction: both commit or neither does. `send` sends the
+   * statement an entry rides on (`Logged.along`, the operation's last): for the transaction's last write, with
+   * the commit behind it (commit-behind.ts); for a one-statement write of a group, without waiting (send-now.ts).
    */
-  private async perform(trx: Knex.Transaction, job: WriteJob, { scope, how }: Prepared, sendLast?: SendLast): Promise<Done<unknown>> {
+  private async perform(trx: Knex.Transaction, job: WriteJob, { scope, how }: Prepared, send?: Send): Promise<Done<unknown>> {
     const entryOf = (change: OptionChange) => this.entryOf(job.actor, scope, change);
-    const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill, sendLast) };
+    const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill, send) };
     const done = await how.run(trx, listOf(scope), log);
     // Written here unless the operation already wrote it with its last statement.
     if (!done.recorded) {

@@ -118,14 +118,6 @@ export async function findSameValue(q: Knex, list: ListKey, value: string, excep
   return row?.id;
 }
 
-/** The position next to `pos` in the list (after it, or before it with `before`), skipping `exceptId`. */
-async function neighbour(q: Knex, list: ListKey, pos: number | null, exceptId: number, before = false): Promise<number | undefined> {
-  const qb = inList(q('field_options').select('position'), list).andWhereNot('id', exceptId);
-  if (pos !== null) qb.andWhere('position', before ? '<' : '>', pos);
-  const row = (await qb.orderBy('position', before ? 'desc' : 'asc').first()) as { position: number | string } | undefined;
-  return row === undefined ? undefined : Number(row.position);
-}
-
 /**
  * Appends an option at the end of its (locked) list, in one statement: the last position is read inside the
  * insert (the sibling-order index answers it), and the statement answers the new row's columns and, in `n`,

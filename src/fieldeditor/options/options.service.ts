@@ -81,6 +81,7 @@ export class OptionsService {
       // A sibling with the same value is caught by the unique index (see `write`): no extra query.
       return {
         value,
+        oneStatement: true,
         run: async (trx, list, log) => {
           // One statement: the insert answers the row and its rank, and carries the entry, whose id and
           // sequence are filled from that row (the list lock is held for the lock, the right and this).

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { sendNow } from './send-now.ts';
+import { senderOf, type StatementSender } from './send-now.ts';
 
 /** Sends a transaction's last statement with its COMMIT right behind it, and answers the statement's rows. */
 export type SendLast = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unknown[]>;
@@ -10,20 +10,28 @@ export type SendLast = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unkn
  * transaction holds are released one round trip earlier. Should that statement fail, PostgreSQL answers the
  * COMMIT with a rollback (a transaction with an error cannot commit), and the statement's error is thrown as
  * from any other statement. Work that does not call `sendLast` is committed after it returns, as usual; work
- * that throws is rolled back. After `sendLast` nothing more may be sent: the transaction is over.
+ * that throws is rolled back. After `sendLast` nothing more may be sent: the transaction is over. `sender`
+ * sends statements in order without waiting for earlier answers (send-now.ts); knex queries may be mixed in
+ * once the statements sent before them are answered.
  */
-export async function transactionWithCommitBehind<T>(knex: Knex, work: (trx: Knex.Transaction, sendLast: SendLast) => Promise<T>): Promise<T> {
+export async function transactionWithCommitBehind<T>(
+  knex: Knex,
+  work: (trx: Knex.Transaction, sendLast: SendLast, sender: StatementSender) => Promise<T>,
+): Promise<T> {
   const trx = await knex.transaction();
   let committing: Promise<unknown> | undefined;
-  const sendLast: SendLast = async (statement) => {
-    if (committing) throw new Error('the transaction has already been committed');
-    const sent = await sendNow<unknown>(trx, statement);
-    committing = trx.commit();
-    committing.catch(() => undefined); // awaited below
-    return sent.rows;
-  };
   try {
-    const result = await work(trx, sendLast);
+    const sender = await senderOf(trx);
+    const sendLast: SendLast = async (statement) => {
+      if (committing) throw new Error('the transaction has already been committed');
+      const rows = sender.send<unknown>(statement);
+      // Not pipelined: the commit waits for the statement's answer (and is not sent if it failed).
+      if (!sender.pipelined) await rows;
+      committing = trx.commit();
+      committing.catch(() => undefined); // awaited below
+      return rows;
+    };
+    const result = await work(trx, sendLast, sender);
     await (committing ?? trx.commit());
     return result;
   } catch (err) {

@@ -6,22 +6,58 @@ interface PipelinedClient {
   query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+/** Sends statements of one transaction in the order `send` is called. */
+export interface StatementSender {
+  /** True when `send` puts the statement on the connection at once (a flight: no wait for earlier answers). */
+  readonly pipelined: boolean;
+  /** Sends `statement` (at once when pipelined, else once the earlier ones are answered) and answers its rows. */
+  send<R>(statement: Knex.Raw | Knex.QueryBuilder): Promise<R[]>;
+}
+
 /**
- * Puts `query` on the transaction's connection now and resolves as soon as it is sent, with the promise of its
- * rows: statements the caller starts afterwards are sent behind it without waiting for its answer, and the
- * database runs them in that order (one flight, one round trip). Knex's own way to a query passes through
- * several promise steps, so two knex queries started together may reach the connection in either order; this
- * one is handed to node-postgres directly. A connection that is not pipelined (the embedded database, or
- * PostgreSQL with pipelining off) answers the query first, so the order holds there too, in two round trips.
+ * The sender of a transaction's statements. On a pipelined PostgreSQL connection a statement is handed to
+ * node-postgres directly and leaves at once: statements sent one after the other go out without waiting for
+ * each other's answers, and the database runs them in that order (one flight, one round trip). Knex's own way
+ * to a query passes through several promise steps, so two knex queries started together may reach the
+ * connection in either order; these do not. A connection that is not pipelined (the embedded database, or
+ * PostgreSQL with pipelining off) runs each statement once the one before is answered: the same order, in more
+ * round trips.
+ */
+export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> {
+  const conn = (await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection()) as PipelinedClient;
+  if (conn.pipeline === true) {
+    return {
+      pipelined: true,
+      send<R>(statement: Knex.Raw | Knex.QueryBuilder) {
+        const { sql, bindings } = statement.toSQL().toNative();
+        const rows = conn.query(sql, bindings).then((r) => r.rows as R[]);
+        rows.catch(() => undefined); // the caller awaits it later; a failure must not count as unhandled meanwhile
+        return rows;
+      },
+    };
+  }
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    pipelined: false,
+    send<R>(statement: Knex.Raw | Knex.QueryBuilder) {
+      const rows = tail.then(async () => {
+        const out = (await statement) as R[] | { rows: R[] };
+        return Array.isArray(out) ? out : out.rows;
+      });
+      tail = rows.catch(() => undefined);
+      return rows;
+    },
+  };
+}
+
+/**
+ * Sends `query` on the transaction's connection and resolves once it is sent, with the promise of its rows:
+ * statements the caller starts afterwards (even through knex) run after it. Pipelined, the caller need not
+ * wait for its answer first; otherwise it is answered before this resolves.
  */
 export async function sendNow<R>(trx: Knex.Transaction, query: Knex.Raw | Knex.QueryBuilder): Promise<{ rows: Promise<R[]> }> {
-  const conn = (await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection()) as PipelinedClient;
-  if (conn.pipeline !== true) {
-    const out = (await query) as R[] | { rows: R[] };
-    return { rows: Promise.resolve(Array.isArray(out) ? out : out.rows) };
-  }
-  const { sql, bindings } = query.toSQL().toNative();
-  const rows = conn.query(sql, bindings).then((r) => r.rows as R[]);
-  rows.catch(() => undefined); // the caller awaits it later; a failure must not count as unhandled meanwhile
+  const sender = await senderOf(trx);
+  const rows = sender.send<R>(query);
+  if (!sender.pipelined) await rows.catch(() => undefined);
   return { rows };
 }

@@ -32,8 +32,11 @@ export class WriteGroups<J> {
   private async drain(key: string, first: J[]): Promise<void> {
     let jobs = first;
     for (;;) {
-      // A failing run is the runner's to answer (it settles its jobs); the queue goes on regardless.
-      await this.run(jobs).catch(() => undefined);
+      try {
+        await this.run(jobs);
+      } catch {
+        // A failing run is the runner's to answer (it settles its jobs); the queue goes on regardless.
+      }
       const queue = this.waiting.get(key) ?? [];
       if (queue.length === 0) {
         this.waiting.delete(key);
