@@ -186,29 +186,46 @@ export async function deleteListLocks(trx: Knex.Transaction, contextId: number, 
 }
 
 /**
- * Moves an option first (`afterPos` null) or right after the sibling at `afterPos`, midway to the next sibling,
- * in one statement that reads the neighbour and writes the row (the list is locked, so nothing moves in between).
- * Answers the moved row; undefined when there is no integer left between the two (then renumber and try again).
+ * Moves an option of the list first (`afterId` null) or right after its sibling `afterId`, midway to the next
+ * sibling, in one statement that checks both are in the list, reads the neighbour and writes the row (the list is
+ * locked, so nothing moves in between). Answers the moved row and its position before; undefined when the
+ * option or the sibling is not in the list, or when there is no integer left between the two (then renumber
+ * and try again).
  */
-export async function placeAfter(trx: Knex.Transaction, list: ListKey, movingId: number, afterPos: number | null): Promise<OptionRow | undefined> {
+export async function placeAfter(
+  trx: Knex.Transaction,
+  list: ListKey,
+  movingId: number,
+  afterId: number | null,
+): Promise<{ row: OptionRow; oldPosition: number } | undefined> {
+  const parentKey = list.parentId ?? 0;
   const siblings = `from field_options where context_id = ? and coalesce(parent_id, 0) = ? and id <> ?`;
-  const inListArgs = [list.contextId, list.parentId ?? 0, movingId];
-  const position =
-    afterPos === null
-      ? { sql: `coalesce((select min(position) ${siblings}) - ?::bigint, 0)`, bindings: [...inListArgs, POSITION_GAP] }
+  const inList = [list.contextId, parentKey, movingId];
+  const placed =
+    afterId === null
+      ? { pos: `coalesce((select min(position) ${siblings}) - ?::bigint, 0)`, posBindings: [...inList, POSITION_GAP], join: '', joinBindings: [] }
       : {
-          sql: `(select case when n.next is null then ?::bigint + ?::bigint
-                             when n.next - ?::bigint >= 2 then ?::bigint + (n.next - ?::bigint) / 2 end
-                   from (select min(position) as next ${siblings} and position > ?::bigint) n)`,
-          bindings: [afterPos, POSITION_GAP, afterPos, afterPos, afterPos, ...inListArgs, afterPos],
+          pos: `(select case when n.next is null then t.position + ?::bigint
+                             when n.next - t.position >= 2 then t.position + (n.next - t.position) / 2 end
+                   from (select min(position) as next ${siblings} and position > t.position) n)`,
+          posBindings: [POSITION_GAP, ...inList],
+          join: `join field_options t on t.id = ? and t.context_id = m.context_id and coalesce(t.parent_id, 0) = ?`,
+          joinBindings: [afterId, parentKey],
         };
-  const result = await trx.raw<{ rows: OptionRow[] }>(
-    `update field_options o set position = p.pos from (select ${position.sql} as pos) p
+  const bindings = [...placed.posBindings, ...placed.joinBindings];
+  const result = await trx.raw<{ rows: (OptionRow & { old_position: number })[] }>(
+    `update field_options o set position = p.pos
+       from (select ${placed.pos} as pos, m.position as old_position
+               from field_options m ${placed.join}
+              where m.id = ? and m.context_id = ? and coalesce(m.parent_id, 0) = ?) p
       where o.id = ? and p.pos is not null
-     returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}`,
-    [...position.bindings, movingId] as Knex.RawBinding[],
+     returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, p.old_position`,
+    [...bindings, movingId, list.contextId, parentKey, movingId] as Knex.RawBinding[],
   );
-  return result.rows[0];
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { old_position, ...moved } = row;
+  return { row: moved, oldPosition: Number(old_position) };
 }
 
 /** Writes a whole new order (ids in their new order) as positions 0, GAP, 2·GAP … in one statement. */

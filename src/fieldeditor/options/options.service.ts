@@ -153,23 +153,24 @@ export class OptionsService {
       const move = parseWith(moveBody, body, 'body');
       return {
         run: async (trx, list, log) => {
-          const afterId = 'afterId' in move ? move.afterId : undefined;
-          const found = await repo.findOptions(trx, scope.context.id, afterId === undefined ? [id] : [id, afterId]);
-          const option = this.inList(scope, id, found.find((o) => o.id === id));
-          const target = afterId === undefined ? undefined : found.find((o) => o.id === afterId);
-          if (afterId !== undefined && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
-          let row = option;
-          if (target?.id !== option.id) {
-            let placed = await repo.placeAfter(trx, list, id, target?.position ?? null);
-            if (placed === undefined && target) {
-              // No integer left between the two neighbours: spread the list out, then place it again.
+          const afterId = 'afterId' in move ? move.afterId : null;
+          // Most moves take one statement here; one that is not placed is an error to answer, a move after
+          // itself (nothing changes), or a gap used up (renumbered, then placed).
+          let placed = afterId === id ? undefined : await repo.placeAfter(trx, list, id, afterId);
+          let option = placed ? { ...placed.row, position: placed.oldPosition } : undefined;
+          if (!placed) {
+            const found = await repo.findOptions(trx, scope.context.id, afterId === null ? [id] : [id, afterId]);
+            option = this.inList(scope, id, found.find((o) => o.id === id));
+            const target = afterId === null ? undefined : found.find((o) => o.id === afterId);
+            if (afterId !== null && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
+            if (target?.id !== option.id) {
               await repo.renumber(trx, list);
-              const moved = await repo.findOption(trx, scope.context.id, target.id);
-              placed = await repo.placeAfter(trx, list, id, moved?.position ?? null);
+              placed = await repo.placeAfter(trx, list, id, afterId);
+              if (placed === undefined) throw new Error('no position after renumbering');
             }
-            if (placed === undefined) throw new Error('no position after renumbering');
-            row = placed;
           }
+          if (!option) throw new Error('moved option not found');
+          const row = placed?.row ?? option;
           const [ranks] = await log.along<{ before: number; after: number }>(
             repo.ranksAroundQuery(trx, row, Number(option.position), Number(row.position)),
             { action: 'option.moved', before: withParent(option, 0), after: withParent(row, 0) },
