@@ -137,6 +137,40 @@ export function insertOptionQuery(trx: Knex.Transaction, fieldId: number, list: 
   );
 }
 
+/**
+ * Renames and/or (dis)enables an option of the list in one statement that also answers the row as it was.
+ * Undefined when the option is not in the list, or when the patch changes nothing (the caller then looks).
+ */
+export async function updateInList(
+  trx: Knex.Transaction,
+  list: ListKey,
+  id: number,
+  patch: { value?: string; disabled?: boolean },
+): Promise<{ before: OptionRow; row: OptionRow } | undefined> {
+  const sets: string[] = [];
+  const bindings: unknown[] = [];
+  if (patch.value !== undefined) {
+    sets.push('value = ?', 'value_key = ?');
+    bindings.push(patch.value, valueKey(patch.value));
+  }
+  if (patch.disabled !== undefined) {
+    sets.push('disabled = ?');
+    bindings.push(patch.disabled);
+  }
+  if (sets.length === 0) return undefined;
+  // `b` is the row as the statement's snapshot sees it: before the update.
+  const result = await trx.raw<{ rows: (OptionRow & { before_value: string; before_disabled: boolean })[] }>(
+    `update field_options o set ${sets.join(', ')} from field_options b
+      where o.id = ? and b.id = o.id and o.context_id = ? and coalesce(o.parent_id, 0) = ?
+     returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, b.value as before_value, b.disabled as before_disabled`,
+    [...bindings, id, list.contextId, list.parentId ?? 0] as Knex.RawBinding[],
+  );
+  const found = result.rows[0];
+  if (!found) return undefined;
+  const { before_value, before_disabled, ...row } = found;
+  return { before: { ...row, value: before_value, disabled: before_disabled }, row };
+}
+
 export async function updateOption(
   trx: Knex.Transaction,
   id: number,

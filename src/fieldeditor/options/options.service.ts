@@ -104,9 +104,11 @@ export class OptionsService {
       return {
         value: patch.value,
         exceptId: id,
-        run: async (trx, _list, log) => {
-          const before = await this.loadInList(trx, scope, id);
-          const row = await repo.updateOption(trx, id, patch);
+        run: async (trx, list, log) => {
+          // One statement when it changes something; otherwise (or for an option not in the list: the error) a look.
+          const changed = await repo.updateInList(trx, list, id, patch);
+          const before = changed?.before ?? (await this.loadInList(trx, scope, id));
+          const row = changed?.row ?? (await repo.updateOption(trx, id, patch));
           const fill = { before: { sequence: 'n' }, after: { sequence: 'n' } };
           const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), { action: 'option.updated', before: withParent(before, 0), after: withParent(row, 0) }, fill);
           const sequence = Number(rank?.n ?? 0);
