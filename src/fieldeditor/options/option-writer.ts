@@ -105,7 +105,7 @@ const userKey = (u: AuthUser) => `${u.id}/${u.name}`;
  *
  * The lock and the right's statement go out together (list-write.ts): one round trip less under the lock.
  *
- * Short writes of one list (creates and updates: `writeTogether`) that overlap in time are group-committed
+ * Short writes of one list (creates, updates and moves: `writeTogether`) that overlap in time are group-committed
  * (WriteGroups): while one transaction holds the list, the writes that come wait in memory and then run
  * together in the next transaction, which takes the lock once, decides each caller's right after it (per user), runs each write in arrival order with its own
  * event-log entry, and commits and publishes once. Each write is answered as it would be alone: a refusal
@@ -123,7 +123,7 @@ export class OptionWriter {
     private readonly eventLog: EventLog,
   ) {}
 
-  /** Runs one write in its own transaction: for a long write (a move reads and writes several rows, a sort or batch many). */
+  /** Runs one write in its own transaction: for a long write (a delete, a sort or a batch may touch many rows). */
   write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => void this.runGroup([this.job(user, at, plan, resolve, reject)]));
   }

@@ -151,7 +151,7 @@ export class OptionsService {
 
   /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
   async move(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
-    return this.writer.write(user, at, (scope) => {
+    return this.writer.writeTogether(user, at, (scope) => {
       const move = parseWith(moveBody, body, 'body');
       return {
         run: async (trx, list, log) => {
