@@ -9,6 +9,7 @@ import {
   grant,
   listValues,
   paths,
+  type FieldType,
   type OptionJson,
   type TestField,
 } from '../helpers/tracker-fixtures.ts';
@@ -65,8 +66,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     /** A field with one editor (the seeder, also the writer of A) whose list has its lock row (written once). */
     async function listWith(
       values: string[],
+      type: FieldType = 'singleselect',
     ): Promise<{ field: TestField; seeder: TestUser; seeded: OptionJson[] }> {
-      const field = await createField(t, { type: 'singleselect' });
+      const field = await createField(t, { type });
       const seeder = await t.createUser(uniq('seeder-'));
       await grant(t, field.id, { user: seeder.name });
       const seeded = await addOptions(t, seeder.auth, paths(field.id, 'default').options, values);
@@ -183,9 +185,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         at: string;
       }[];
 
+    /** The values of the field's top-level list as stored, in order. */
     const values = async (field: TestField) =>
       (await knex()('field_options')
         .where('context_id', field.defaultContextId)
+        .whereNull('parent_id')
         .orderBy([{ column: 'position' }, { column: 'id' }])
         .pluck('value')) as string[];
 
@@ -378,6 +382,313 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       expect(await values(field)).toEqual([...before, (res.a.body as OptionJson).optionvalue, v2]);
       const log = await entries(field);
       expect(log.map((e) => e.actor)).toEqual([seeder.name, seeder.name, kept!.name]);
+    });
+
+    /** Where a move puts its option: first, or right after the option with this id. */
+    type MoveTo = 'First' | number;
+    type Move = { user: TestUser; id: number; to: MoveTo };
+    const move =
+      (field: TestField, { user, id, to }: Move) =>
+      () =>
+        t.http
+          .post(paths(field.id, 'default').move(id))
+          .set('Authorization', user.auth)
+          .send(to === 'First' ? { position: 'First' } : { after: to });
+
+    /**
+     * The moves applied one after the other to `order` (ids), as the interface defines them (after itself:
+     * nothing changes): each move's rank before and after it, and the final order.
+     */
+    function applyMoves(order: number[], moves: { id: number; to: MoveTo }[]) {
+      const current = [...order];
+      const steps = moves.map(({ id, to }) => {
+        const before = current.indexOf(id);
+        if (before < 0) throw new Error(`option ${id} is not in the list`);
+        if (to === id) return { before, after: before };
+        current.splice(before, 1);
+        const at = to === 'First' ? 0 : current.indexOf(to) + 1;
+        if (at === 0 && to !== 'First') throw new Error(`option ${to} is not in the list`);
+        current.splice(at, 0, id);
+        return { before, after: at };
+      });
+      return { steps, order: current };
+    }
+
+    /** The field's option entries in the order written, with their before/after members and transaction time. */
+    const logged = async (field: TestField) =>
+      (await knex()('event_log')
+        .where('field_id', field.id)
+        .andWhere('kind', 'like', 'option.%')
+        .orderBy('id')
+        .select(
+          'actor',
+          'kind',
+          'before',
+          'after',
+          knex().raw("(target->>'id')::int as option_id"),
+          knex().raw('created_at::text as at'),
+        )) as {
+        actor: string;
+        kind: string;
+        before: unknown;
+        after: unknown;
+        option_id: number;
+        at: string;
+      }[];
+    const withoutTime = ({
+      actor,
+      kind,
+      before,
+      after,
+      option_id,
+    }: Awaited<ReturnType<typeof logged>>[number]) => ({
+      actor,
+      kind,
+      option_id,
+      before,
+      after,
+    });
+
+    /** The entry a move writes: the option as it was (rank `before`) and as it is (rank `after`). */
+    const movedEntry = (user: TestUser, o: OptionJson, before: number, after: number) => {
+      const at = (sequence: number) => ({
+        optionvalue: o.optionvalue,
+        id: o.id,
+        sequence,
+        disabled: false,
+        parentId: null,
+      });
+      return {
+        actor: user.name,
+        kind: 'option.moved',
+        option_id: o.id,
+        before: at(before),
+        after: at(after),
+      };
+    };
+    /** The entry a create writes. */
+    const createdEntry = (user: TestUser, o: OptionJson) => ({
+      actor: user.name,
+      kind: 'option.created',
+      option_id: o.id,
+      before: null,
+      after: { ...o, parentId: null },
+    });
+
+    /**
+     * A list of the given size whose seeder then moves its last option first (A, which holds the group open);
+     * the moves of `bs` (given the seeded options and two editors) form the group behind it. Checks every answer,
+     * the final order and the event log against the moves applied one by one in arrival order, and that the Bs
+     * ran as one group.
+     */
+    async function movesBehindAMove(size: number, bs: (o: OptionJson[], editors: TestUser[]) => Move[]) {
+      const { field, seeder, seeded } = await listWith(
+        Array.from({ length: size }, (_, i) => uniq(`s${i}-`)),
+      );
+      const users = await editors(field, 2);
+      const byId = new Map(seeded.map((o) => [o.id, o]));
+      const a: Move = { user: seeder, id: seeded[size - 1]!.id, to: 'First' };
+      const afterA = applyMoves(
+        seeded.map((o) => o.id),
+        [a],
+      ).order;
+      const moves = bs(seeded, users);
+      const expected = applyMoves(afterA, moves);
+      const logBefore = (await logged(field)).length;
+      const res = await grouped(
+        field,
+        move(field, a),
+        moves.map((m) => move(field, m)),
+      );
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      expect(res.a.body).toEqual({ ...byId.get(a.id), sequence: 0 });
+      // Every move answers 200 with the option as it is after it, at the rank it has in arrival order.
+      for (const r of res.b) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(res.b.map((r) => r.body)).toEqual(
+        moves.map((m, i) => ({ ...byId.get(m.id), sequence: expected.steps[i]!.after })),
+      );
+      // The list is the moves applied in arrival order, as listed and as stored.
+      const finalValues = expected.order.map((id) => byId.get(id)!.optionvalue);
+      expect(await listValues(t, seeder.auth, paths(field.id, 'default').options)).toEqual(finalValues);
+      expect(await values(field)).toEqual(finalValues);
+      // One entry per move (A's, then the Bs' in arrival order), with the ranks before and after it.
+      const log = (await logged(field)).slice(logBefore);
+      expect(log.map(withoutTime)).toEqual([
+        movedEntry(seeder, byId.get(a.id)!, size - 1, 0),
+        ...moves.map((m, i) =>
+          movedEntry(m.user, byId.get(m.id)!, expected.steps[i]!.before, expected.steps[i]!.after),
+        ),
+      ]);
+      // Grouped: the Bs' entries have one transaction time, A's another.
+      const groupTimes = new Set(log.slice(1).map((e) => e.at));
+      expect(groupTimes.size).toBe(1);
+      expect(groupTimes.has(log[0]!.at)).toBe(false);
+    }
+
+    it('moves of different options by two users in one group are each answered with the rank they have in arrival order', async () => {
+      // After A: s5 s0 s1 s2 s3 s4.
+      await movesBehindAMove(6, ([s0, s1, s2, s3, s4, s5], [e1, e2]) => [
+        { user: e1!, id: s3!.id, to: 'First' },
+        { user: e2!, id: s0!.id, to: s4!.id }, // after the last
+        { user: e1!, id: s4!.id, to: s3!.id }, // after the option the group's first move put first
+        { user: e2!, id: s1!.id, to: s0!.id }, // after the option the group's second move put last
+        { user: e1!, id: s5!.id, to: 'First' }, // A's option, first again
+        { user: e2!, id: s2!.id, to: s3!.id },
+        { user: e1!, id: s0!.id, to: 'First' }, // an option the group moved before
+      ]);
+    });
+
+    it('a move after itself in a group of moves changes nothing and answers the rank the moves before it gave', async () => {
+      // After A: s4 s0 s1 s2 s3.
+      await movesBehindAMove(5, ([s0, s1, s2, s3, s4], [e1, e2]) => [
+        { user: e1!, id: s3!.id, to: 'First' },
+        { user: e2!, id: s1!.id, to: s1!.id }, // rank 3 now (2 before the group)
+        { user: e1!, id: s4!.id, to: s3!.id },
+        { user: e2!, id: s0!.id, to: 'First' },
+        { user: e1!, id: s2!.id, to: s2!.id }, // the group's last write: its entry goes out with the commit behind it
+      ]);
+    });
+
+    /**
+     * A group of moves and creates (behind a create, A). With `refusal`, one more move, at `index`, names an
+     * `after` that is no sibling: an error of the operation itself, so the group rolls back and its writes run
+     * alone; that move gets the 400 it gets alone and the others succeed once each, in arrival order. Without
+     * it, the group commits as one transaction.
+     */
+    async function movesAndCreates(refusal?: {
+      index: number;
+      notSibling: (field: TestField, seeder: TestUser, seeded: OptionJson[]) => Promise<number>;
+      type?: FieldType;
+    }) {
+      const { field, seeder, seeded } = await listWith(
+        [uniq('s0-'), uniq('s1-'), uniq('s2-'), uniq('s3-')],
+        refusal?.type,
+      );
+      const [e1, e2] = await editors(field, 2);
+      const [s0, s1, s2, s3] = seeded as [OptionJson, OptionJson, OptionJson, OptionJson];
+      // The refused move: s1 after an option that is no sibling of it.
+      const refused: Move | undefined = refusal && {
+        user: e1!,
+        id: s1.id,
+        to: await refusal.notSibling(field, seeder, seeded),
+      };
+      const logBefore = (await logged(field)).length;
+      const aValue = uniq('a-');
+      const [c1, c2] = [uniq('c1-'), uniq('c2-')];
+      type Write = { create: string; user: TestUser } | Move;
+      const writes: Write[] = [
+        { user: e1!, id: s2.id, to: 'First' },
+        { user: e2!, create: c1 },
+        { user: e2!, id: s3.id, to: s2.id }, // after the option the group's first move put first
+        { user: e1!, create: c2 },
+        { user: e2!, id: s0.id, to: 'First' },
+      ];
+      if (refusal && refused) writes.splice(refusal.index, 0, refused);
+      const res = await grouped(
+        field,
+        create(field, seeder, aValue),
+        writes.map((w) => ('create' in w ? create(field, w.user, w.create) : move(field, w))),
+      );
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      const aOption = res.a.body as OptionJson;
+      expect(aOption).toEqual({ optionvalue: aValue, id: expect.any(Number), sequence: 4, disabled: false });
+
+      // The refusal: exactly the answer of move-sort.test.ts ("refuses moves after a non-sibling ...").
+      const notSiblingAnswer = (m: Move) => ({
+        statusCode: 400,
+        subCode: 400000,
+        message: 'validation errors',
+        errors: [
+          {
+            name: 'after',
+            message: `The option ${m.to} is not a sibling of the option ${m.id}; an option moves only within its own list.`,
+            value: { id: m.to },
+          },
+        ],
+      });
+      if (refusal && refused) {
+        const r = res.b[refusal.index]!;
+        expect(r.status, JSON.stringify(r.body)).toBe(400);
+        expect(r.body).toEqual(notSiblingAnswer(refused));
+      }
+
+      // The others, in arrival order, as alone: a create appends, a move goes where the order of that moment says.
+      const byId = new Map<number, OptionJson>([...seeded, aOption].map((o) => [o.id, o]));
+      let order = [s0.id, s1.id, s2.id, s3.id, aOption.id];
+      const expectedLog: unknown[] = [];
+      for (const [i, w] of writes.entries()) {
+        if (w === refused) continue;
+        const r = res.b[i]!;
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        if ('create' in w) {
+          const o = r.body as OptionJson;
+          expect(o).toEqual({
+            optionvalue: w.create,
+            id: expect.any(Number),
+            sequence: order.length,
+            disabled: false,
+          });
+          expect(byId.has(o.id)).toBe(false);
+          byId.set(o.id, o);
+          order = [...order, o.id];
+          expectedLog.push(createdEntry(w.user, o));
+        } else {
+          const { steps, order: next } = applyMoves(order, [w]);
+          expect(r.body).toEqual({ ...byId.get(w.id), sequence: steps[0]!.after });
+          order = next;
+          expectedLog.push(movedEntry(w.user, byId.get(w.id)!, steps[0]!.before, steps[0]!.after));
+        }
+      }
+      // s0 s2 s3 s1 a c1 c2 (a refused move left s1 where it was).
+      const createdIds = res.b.filter((_, i) => 'create' in writes[i]!).map((r) => (r.body as OptionJson).id);
+      expect(order).toEqual([s0.id, s2.id, s3.id, s1.id, aOption.id, ...createdIds]);
+      const finalValues = order.map((id) => byId.get(id)!.optionvalue);
+      expect(await listValues(t, seeder.auth, paths(field.id, 'default').options)).toEqual(finalValues);
+      expect(await values(field)).toEqual(finalValues);
+      // Exactly one entry per successful write, in arrival order; none for a refused move (the rolled-back
+      // group's entries are gone).
+      const log = (await logged(field)).slice(logBefore);
+      expect(log.map(withoutTime)).toEqual([createdEntry(seeder, aOption), ...expectedLog]);
+      expect(log.filter((e) => e.option_id === s1.id)).toEqual([]);
+      if (!refusal || !refused) {
+        // Grouped: the Bs' entries have one transaction time, A's another.
+        const groupTimes = new Set(log.slice(1).map((e) => e.at));
+        expect(groupTimes.size).toBe(1);
+        expect(groupTimes.has(log[0]!.at)).toBe(false);
+        return;
+      }
+      // (With a refusal they are not one transaction's: the group ran again write by write.) Sent alone, the
+      // same move is answered the same, and changes nothing.
+      expect(await start(move(field, refused)())).toEqual({ status: 400, body: notSiblingAnswer(refused) });
+      expect(await values(field)).toEqual(finalValues);
+      expect(await logged(field)).toHaveLength(logBefore + 1 + expectedLog.length);
+    }
+
+    it('moves and creates in one group are each answered as alone and commit as one transaction', async () => {
+      await movesAndCreates();
+    });
+
+    it('a move after an option of another field in a group of moves and creates gets the 400 it gets alone; the others succeed', async () => {
+      await movesAndCreates({
+        index: 2,
+        notSibling: async () => (await listWith([uniq('other-')])).seeded[0]!.id,
+      });
+    });
+
+    it('a move after an option that does not exist, as the last write of a group, gets the 400 it gets alone; the others succeed', async () => {
+      await movesAndCreates({ index: 5, notSibling: () => Promise.resolve(99999999) });
+    });
+
+    it('a move after a child option of another parent, first in a group of moves and creates, gets the 400 it gets alone; the others succeed', async () => {
+      await movesAndCreates({
+        index: 0,
+        type: 'cascadingselect',
+        notSibling: async (field, seeder, seeded) => {
+          const children = paths(field.id, 'default').children(seeded[3]!.id);
+          const [child] = await addOptions(t, seeder.auth, children, [uniq('child-')]);
+          return child!.id;
+        },
+      });
     });
   },
 );
