@@ -169,6 +169,8 @@ export class OptionsService {
               await repo.renumber(trx, list);
               placed = await repo.placeAfter(trx, list, id, afterId);
               if (placed === undefined) throw new Error('no position after renumbering');
+              // Its rank before the move is counted among the renumbered positions: from its own renumbered one.
+              option = { ...option, position: placed.oldPosition };
             }
           }
           if (!option) throw new Error('moved option not found');

@@ -15,7 +15,7 @@ describe('field editor options: move and sort', () => {
     const p = paths(f.id, context === 'default' ? 'default' : (await createContext(t, f.id)).id);
     const opts = await addOptions(t, bob.auth, p.options, values);
     const id = (v: string) => opts.find((o) => o.optionvalue === v)!.id;
-    return { p, id, values: () => listValues(t, bob.auth, p.options) };
+    return { p, id, fieldId: f.id, values: () => listValues(t, bob.auth, p.options) };
   }
 
   const move = (path: string, body: object) => t.http.post(path).set('Authorization', bob.auth).send(body);
@@ -131,6 +131,25 @@ describe('field editor options: move and sort', () => {
     const idOf = (v: string) => all.find((o) => o.optionvalue === v)!.id;
     for (const m of movers) await move(l.p.move(idOf(m)), { after: idOf('first') }).expect(200);
     expect(await l.values()).toEqual(['first', ...[...movers].reverse(), 'x', 'last']);
+    // Each entry names the ranks before and after, also for the moves that renumbered the list first: m_i was
+    // behind first, the i movers before it, x and last (rank i + 3), and goes right behind first (rank 1).
+    const entries = (await t.services.db.knex('event_log').where({ field_id: l.fieldId, kind: 'option.moved' }).orderBy('id')) as {
+      before: { sequence: number };
+      after: { sequence: number };
+    }[];
+    expect(entries.map((e) => [e.before.sequence, e.after.sequence])).toEqual(movers.map((_, i) => [i + 3, 1]));
+  });
+
+  it('names the rank a move started from also when it had to renumber the list first', async () => {
+    const l = await list(['first', 'a', 'b']);
+    // Positions with no integer between first and a: moving b behind first renumbers the list, which moves b too.
+    const knex = t.services.db.knex;
+    for (const [value, position] of [['first', 0], ['a', 1], ['b', 2]] as const) await knex('field_options').where('id', l.id(value)).update({ position });
+    const moved = await move(l.p.move(l.id('b')), { after: l.id('first') }).expect(200);
+    expect(moved.body).toMatchObject({ optionvalue: 'b', sequence: 1 });
+    expect(await l.values()).toEqual(['first', 'b', 'a']);
+    const [entry] = (await knex('event_log').where({ field_id: l.fieldId, kind: 'option.moved' })) as { before: { sequence: number }; after: { sequence: number } }[];
+    expect([entry!.before.sequence, entry!.after.sequence]).toEqual([2, 1]);
   });
 
   it('sorts an empty list', async () => {
