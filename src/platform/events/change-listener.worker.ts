@@ -43,13 +43,19 @@ function queryOn(c, text, values) {
   return result;
 }
 const COUNT_LISTENERS = 'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()';
+const NOTIFY_AND_COUNT =
+  'select pg_notify($1, $2), (select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()) as n';
 const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ? err.message : String(err) });
 // A warning of this thread (a deprecation of pg's, say) reaches the server's log, not only the raw stderr.
 process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
 
+// A publish's acknowledgements, counted as they come; \`missing\` is known once its statement has answered (the
+// node's own acknowledgement can be read before that answer is handled).
 function acknowledge(nonce) {
   const p = pending.get(nonce);
-  if (p && --p.missing <= 0) p.done(true);
+  if (!p) return;
+  p.acked++;
+  if (p.missing !== undefined && p.acked >= p.missing) p.done(true);
 }
 
 function received(payload) {
@@ -89,14 +95,18 @@ async function publish(m) {
   const result = { type: 'published', id: m.id };
   let timer;
   try {
-    const { rows } = await queryOn(c, COUNT_LISTENERS, [listenerName]);
-    const others = Math.max(0, (rows[0]?.n ?? 1) - 1);
+    const entry = { acked: 0, missing: undefined, done: undefined };
     const acknowledged = new Promise((resolve) => {
-      pending.set(m.nonce, { missing: others + 1, done: resolve });
+      entry.done = resolve;
       timer = setTimeout(() => resolve(false), ackTimeoutMs);
     });
+    pending.set(m.nonce, entry);
     const started = performance.now();
-    await queryOn(c, 'select pg_notify($1, $2)', [channel, payload]);
+    // One statement (one round trip): the announcement, and the nodes listening now, whose acknowledgements
+    // (this node's own included) the answer waits for.
+    const { rows } = await queryOn(c, NOTIFY_AND_COUNT, [channel, payload, listenerName]);
+    entry.missing = Math.max(1, rows[0]?.n ?? 1);
+    if (entry.acked >= entry.missing) entry.done(true);
     result.complete = await acknowledged;
     result.seconds = (performance.now() - started) / 1000;
   } catch (err) {
