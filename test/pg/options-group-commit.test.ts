@@ -169,21 +169,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 
     /** The field's event-log entries in the order written; `at` is the transaction's start (now()) to the microsecond. */
     const entries = async (field: TestField) =>
-      (await knex()('event_log')
-        .where('field_id', field.id)
-        .andWhere('kind', 'like', 'option.%')
-        .orderBy('id')
-        .select(
-          'actor',
-          'kind',
-          knex().raw("(target->>'id')::int as option_id"),
-          knex().raw('created_at::text as at'),
-        )) as {
-        actor: string;
-        kind: string;
-        option_id: number;
-        at: string;
-      }[];
+      (await logged(field)).map(({ before: _before, after: _after, ...entry }) => entry);
 
     /** The values of the field's top-level list as stored, in order. */
     const values = async (field: TestField) =>
