@@ -107,8 +107,9 @@ const userKey = (u: AuthUser) => `${u.id}/${u.name}`;
  *
  * Short writes of one list (creates, updates and moves: `writeTogether`) that overlap in time are group-committed
  * (WriteGroups): while one transaction holds the list, the writes that come wait in memory and then run
- * together in the next transaction, which takes the lock once, decides each caller's right after it (per user), runs each write in arrival order with its own
- * event-log entry, and commits and publishes once. Each write is answered as it would be alone: a refusal
+ * together in the next transaction, which takes the lock once, decides each caller's right after it (per user),
+ * runs each write in arrival order with its own event-log entry (a group's creates in one flight), and commits
+ * and publishes once. Each write is answered as it would be alone: a refusal
  * decided before it wrote anything (403, 400, 404) is answered at once and the group goes on; any other failure
  * (a duplicate value refused by the unique index, a database error) rolls the group back, and its writes are
  * then run one by one, each in its own transaction, and answered from there.
