@@ -13,7 +13,8 @@ import { json, type ErrorCatalogue } from '../../platform/openapi/operation.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import type { ScopeIds } from '../access/ids.ts';
 import { fieldeditorError, LIMIT_ERRORS, option } from '../fieldeditor.openapi-schemas.ts';
-import type { ListPath, OptionsService } from '../options/options.service.ts';
+import type { OptionsService } from '../options/options.service.ts';
+import type { ListPath } from '../options/option-scope.ts';
 import { createOptionBody, moveBody, updateOptionBody } from '../options/options.schemas.ts';
 import { deleteOk, readOptionTree } from './option-tree.ts';
 

@@ -74,8 +74,8 @@ const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.f
 
 /**
  * The statement (unsent: the caller runs it) that runs `query` (a read answering one row, e.g. the rank of the
- * option just written) and appends `entry` in the SAME statement, as a data-modifying CTE: the entry costs no round trip of its own inside the change's
- * transaction. `fill` copies columns of that row into members of `before`/`after` (the ranks the query
+ * option just written) and appends `entry` in the SAME statement, as a data-modifying CTE: the entry costs no
+ * round trip of its own inside the change's transaction. `fill` copies columns of that row into members of `before`/`after` (the ranks the query
  * computes), so the entry is exactly what a separate insert after the query would have written. The entry is
  * written once per row the query answers (one).
  */

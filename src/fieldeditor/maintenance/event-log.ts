@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rowsOf } from '../../platform/db/send-now.ts';
 import { appendEvents, selectAppendingQuery, type EntryFill, type EventEntry } from './event-log.repository.ts';
 
 /** Called in the transaction that deleted the entries older than `before` (every entry: undefined). */
@@ -36,7 +37,7 @@ export class EventLog {
    * writes, whose last statement is a read the entry can ride on, so the log adds no round trip. `send` runs
    * the statement (the writer's last statement goes out with the commit behind it); by default it is awaited.
    */
-  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}, send: Send = awaitRows): Promise<T[]> {
+  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}, send: Send = rowsOf): Promise<T[]> {
     const statement = this.enabled ? selectAppendingQuery(trx, query, entry, fill) : query;
     return (await send(statement)) as T[];
   }
@@ -44,9 +45,3 @@ export class EventLog {
 
 /** Runs a statement and answers its rows. */
 export type Send = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unknown[]>;
-
-/** A raw statement answers the driver's result, a query builder its rows. */
-const awaitRows: Send = async (statement) => {
-  const out = (await statement) as unknown[] | { rows: unknown[] };
-  return Array.isArray(out) ? out : out.rows;
-};

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import type { ScopeIds } from '../access/ids.ts';
-import { fieldTypeRefusal } from './options.service.ts';
+import { fieldTypeRefusal } from './option-scope.ts';
 import { csvWriter, jsonWriter } from './options-export.format.ts';
 import { treeTag } from './options-tag.ts';
 import { fetchTreePage, listVersions, openTreeCursor } from './options-tree.repository.ts';

@@ -17,7 +17,7 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { lockListAndDecide } from './list-write.ts';
 import { optionTarget, valueKey } from './options.model.ts';
 import { deleteListLocks } from './options.repository.ts';
-import { fieldTypeRefusal } from './options.service.ts';
+import { fieldTypeRefusal } from './option-scope.ts';
 import { deleteOptions, insertPlaced, setKeysAside, updatePlaced } from './options-batch.repository.ts';
 import { preconditionFailed, preconditionRequired } from './options.errors.ts';
 import { diffTree, type PlanParent, type SyncDiff, type SyncPlan } from './options-sync.diff.ts';

@@ -14,7 +14,8 @@ import type { FieldAccess } from '../access/access.service.ts';
 import { parseOptionId, parseScopeIds } from '../access/ids.ts';
 import { childParams, contextParams, option, optionParams } from '../fieldeditor.openapi-schemas.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
-import type { ListPath, OptionsService } from './options.service.ts';
+import type { OptionsService } from './options.service.ts';
+import type { ListPath } from './option-scope.ts';
 
 export interface OptionsDeps {
   access: FieldAccess;

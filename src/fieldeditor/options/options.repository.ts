@@ -5,8 +5,8 @@ import { valueKey, type OptionRow } from './options.model.ts';
 
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =
- * the top-level options). Every write runs inside a transaction that first calls `lockList` (or sends `lockListAtQuery`),
- * so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
+ * the top-level options). Every write runs inside a transaction that first calls `lockList` (or sends
+ * `lockListAtQuery`), so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
  * each write ONE row; the dense `sequence` the interface shows is the rank, computed when read.
  */
 export interface ListKey {
@@ -234,15 +234,15 @@ export async function placeAfter(
 ): Promise<{ row: OptionRow; oldPosition: number } | undefined> {
   const parentKey = list.parentId ?? 0;
   const siblings = `from field_options where context_id = ? and coalesce(parent_id, 0) = ? and id <> ?`;
-  const inList = [list.contextId, parentKey, movingId];
+  const siblingArgs = [list.contextId, parentKey, movingId];
   const placed =
     afterId === null
-      ? { pos: `coalesce((select min(position) ${siblings}) - ?::bigint, 0)`, posBindings: [...inList, POSITION_GAP], join: '', joinBindings: [] }
+      ? { pos: `coalesce((select min(position) ${siblings}) - ?::bigint, 0)`, posBindings: [...siblingArgs, POSITION_GAP], join: '', joinBindings: [] }
       : {
           pos: `(select case when n.next is null then t.position + ?::bigint
                              when n.next - t.position >= 2 then t.position + (n.next - t.position) / 2 end
                    from (select min(position) as next ${siblings} and position > t.position) n)`,
-          posBindings: [POSITION_GAP, ...inList],
+          posBindings: [POSITION_GAP, ...siblingArgs],
           join: `join field_options t on t.id = ? and t.context_id = m.context_id and coalesce(t.parent_id, 0) = ?`,
           joinBindings: [afterId, parentKey],
         };

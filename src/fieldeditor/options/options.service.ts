@@ -22,7 +22,6 @@ import { afterNotSibling, notInList, optionNotFound } from './options.errors.ts'
 import { checkFieldType, fieldTypeRefusal, listOf, loadParent, type ListPath, type OptionScope } from './option-scope.ts';
 import { OptionWriter } from './option-writer.ts';
 
-export { fieldTypeRefusal, type ListPath, type OptionScope };
 
 type Change = OptionChange;
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');

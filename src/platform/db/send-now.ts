@@ -40,14 +40,17 @@ export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> 
   return {
     pipelined: false,
     send<R>(statement: Knex.Raw | Knex.QueryBuilder) {
-      const rows = tail.then(async () => {
-        const out = (await statement) as R[] | { rows: R[] };
-        return Array.isArray(out) ? out : out.rows;
-      });
+      const rows = tail.then(() => rowsOf<R>(statement));
       tail = rows.catch(() => undefined);
       return rows;
     },
   };
+}
+
+/** Runs a knex statement and answers its rows (a raw statement answers the driver's result, a query builder its rows). */
+export async function rowsOf<R>(statement: Knex.Raw | Knex.QueryBuilder): Promise<R[]> {
+  const out = (await statement) as R[] | { rows: R[] };
+  return Array.isArray(out) ? out : out.rows;
 }
 
 /**
