@@ -7,7 +7,8 @@ import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { reachableContexts, type ReachableContexts } from './edit-rule.repository.ts';
 import { loadContext, loadField } from './fields.repository.ts';
 import { parseFieldId, parseScopeIds, type ScopeIds } from './ids.ts';
-import { resolveEditableScope, type EditableScope } from './scope.ts';
+import { resolveEditableScope, scopeOfRow, type EditableScope } from './scope.ts';
+import { scopeRowQuery, type ScopeRow } from './scope.repository.ts';
 import { ScopeCache } from './scope.cache.ts';
 
 type ScopePath = ScopeIds | { rawFieldId: string; rawContextId: string };
@@ -47,6 +48,14 @@ export class FieldAccess {
    */
   editable(trx: Knex.Transaction, user: AuthUser, ids: ScopeIds): Promise<EditableScope> {
     return resolveEditableScope(trx, this.kind, user, ids, true);
+  }
+
+  /**
+   * `editable` in two halves, for a write that sends the statement itself (with its list lock, in one flight:
+   * list-write.ts): the unsent statement, taking the same rows FOR SHARE, and the decision on its rows.
+   */
+  editableStatement(trx: Knex.Transaction, user: AuthUser, ids: ScopeIds): { statement: Knex.QueryBuilder; decide(rows: unknown[]): EditableScope } {
+    return { statement: scopeRowQuery(trx, user, ids, true), decide: (rows) => scopeOfRow(rows[0] as ScopeRow | undefined, ids) };
   }
 
   /**

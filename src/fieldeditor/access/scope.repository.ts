@@ -27,15 +27,22 @@ export interface ScopeRow {
  * and membership rows that decide are taken FOR SHARE in the same statement.
  */
 export async function selectScopeRow(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, lock: boolean): Promise<ScopeRow | undefined> {
+  const query = scopeRowQuery(knex, user, ids, lock);
+  return (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : ((await query) as ScopeRow[])[0]) as ScopeRow | undefined;
+}
+
+/** `selectScopeRow`'s statement, unsent: its one row (none when the field does not exist). */
+export function scopeRowQuery(knex: Knex, user: AuthUser, ids: ScopeIds, lock: boolean): Knex.QueryBuilder {
   const { fieldId, context } = ids;
-  const query = knex('custom_fields as f')
+  return knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {
       j.on('c.field_id', 'f.id');
       if (context === 'default') j.andOnVal('c.is_default', true);
       else j.andOnVal('c.id', context);
     })
     .where('f.id', fieldId)
-    .first(
+    .limit(1)
+    .select(
       'f.id as f_id',
       'f.name as f_name',
       'f.description as f_description',
@@ -48,5 +55,4 @@ export async function selectScopeRow(knex: Knex, kind: DbKind, user: AuthUser, i
       knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id', lock)]),
       knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id', lock)]),
     );
-  return (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : await query) as ScopeRow | undefined;
 }

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
 import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
 import type { ScopeIds } from './ids.ts';
-import { selectScopeRow } from './scope.repository.ts';
+import { selectScopeRow, type ScopeRow } from './scope.repository.ts';
 
 /** A field and one of its contexts that the user may edit. */
 export interface EditableScope {
@@ -25,7 +25,11 @@ export interface EditableScope {
  * write or is seen by it.
  */
 export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, lock = false): Promise<EditableScope> {
-  const row = await selectScopeRow(knex, kind, user, ids, lock);
+  return scopeOfRow(await selectScopeRow(knex, kind, user, ids, lock), ids);
+}
+
+/** The decision on the scope query's row (scope.repository.ts): the scope, or the documented refusal. */
+export function scopeOfRow(row: ScopeRow | undefined, ids: ScopeIds): EditableScope {
   if (!row) throw fieldNotFound();
   if (!row.any_grant) throw fieldPermissionDenied();
   if (row.c_id === null) throw contextNotFound(String(ids.context));

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
-import { sendNow } from '../../platform/db/send-now.ts';
+import { senderOf } from '../../platform/db/send-now.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import { contextNotFound } from '../fieldeditor.errors.ts';
 import type { ScopeIds } from '../access/ids.ts';
@@ -41,13 +41,17 @@ export async function lockListDeciding(
   ids: ScopeIds,
   parentId: number | null,
 ): Promise<{ locked: number | undefined; decision: Promise<EditableScope> }> {
-  const lock = await sendNow<{ context_id: number }>(trx, lockListAtQuery(trx, ids.fieldId, ids.context, parentId));
-  const scope = access.editable(trx, user, ids);
-  scope.catch(() => undefined); // awaited by the caller; a failed lock (awaited first) fails both
+  const sender = await senderOf(trx);
+  const { statement, decide } = access.editableStatement(trx, user, ids);
+  // One write to the socket on PostgreSQL (with the transaction's BEGIN in front: commit-behind.ts).
+  const [lock, row] = sender.together(() => [
+    sender.send<{ context_id: number }>(lockListAtQuery(trx, ids.fieldId, ids.context, parentId)),
+    sender.send<unknown>(statement),
+  ]);
   // Undefined when the path names no context of this field: the decision answers the documented error
   // (403002 no field, 403001 no grant, 404001 no context), in the documented order.
-  const locked = (await lock.rows)[0]?.context_id;
-  const decision = scope.then((s) => lockedScope(s, ids, locked));
+  const locked = (await lock)[0]?.context_id;
+  const decision = row.then((rows) => lockedScope(decide(rows), ids, locked));
   decision.catch(() => undefined); // the same: the caller's await sees the refusal
   return { locked, decision };
 }

@@ -1,8 +1,15 @@
 import type { Knex } from 'knex';
+import { FlightConnection, type PgClientLike } from './flight-connection.ts';
 import { senderOf, type StatementSender } from './send-now.ts';
 
 /** Sends a transaction's last statement with its COMMIT right behind it, and answers the statement's rows. */
 export type SendLast = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unknown[]>;
+
+interface PoolClient {
+  config?: { connection?: { pipeline?: boolean } };
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+}
 
 /**
  * A transaction (like `knex.transaction(work)`) whose work may send its last statement with the COMMIT right
@@ -13,20 +20,45 @@ export type SendLast = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unkn
  * that throws is rolled back. After `sendLast` nothing more may be sent: the transaction is over. `sender`
  * sends statements in order without waiting for earlier answers (send-now.ts); knex queries may be mixed in
  * once the statements sent before them are answered.
+ *
+ * On a pipelined connection the transaction runs on a FlightConnection (flight-connection.ts): its BEGIN goes
+ * out with its first statement and its COMMIT with its last, each flight in one write to the socket.
  */
 export async function transactionWithCommitBehind<T>(
   knex: Knex,
   work: (trx: Knex.Transaction, sendLast: SendLast, sender: StatementSender) => Promise<T>,
 ): Promise<T> {
-  const trx = await knex.transaction();
+  const pool = knex.client as PoolClient;
+  if (pool.config?.connection?.pipeline !== true) return run(await knex.transaction(), work, undefined);
+  const client = (await pool.acquireConnection()) as PgClientLike;
+  try {
+    const flight = new FlightConnection(client);
+    return await run(await knex.transaction({ connection: flight }), work, flight);
+  } finally {
+    await pool.releaseConnection(client);
+  }
+}
+
+async function run<T>(
+  trx: Knex.Transaction,
+  work: (trx: Knex.Transaction, sendLast: SendLast, sender: StatementSender) => Promise<T>,
+  flight: FlightConnection | undefined,
+): Promise<T> {
   let committing: Promise<unknown> | undefined;
   try {
     const sender = await senderOf(trx);
     const sendLast: SendLast = async (statement) => {
       if (committing) throw new Error('the transaction has already been committed');
+      if (flight) {
+        // One write: the statement and the COMMIT; knex's own COMMIT below is answered from that one.
+        const { rows } = flight.commitWith(statement, (s) => sender.send(s));
+        committing = trx.commit();
+        committing.catch(() => undefined); // awaited below
+        return rows;
+      }
       const rows = sender.send<unknown>(statement);
       // Not pipelined: the commit waits for the statement's answer (and is not sent if it failed).
-      if (!sender.pipelined) await rows;
+      await rows;
       committing = trx.commit();
       committing.catch(() => undefined); // awaited below
       return rows;

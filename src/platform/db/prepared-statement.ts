@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
  */
 export async function firstRowPrepared(knex: Knex, prefix: string, query: Knex.QueryBuilder): Promise<unknown> {
   const { sql, bindings } = query.toSQL().toNative();
-  const name = `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+  const name = preparedName(prefix, sql);
   const client = knex.client as {
     acquireConnection(): Promise<{ query(q: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }> }>;
     releaseConnection(c: unknown): Promise<void>;
@@ -21,4 +21,20 @@ export async function firstRowPrepared(knex: Knex, prefix: string, query: Knex.Q
   } finally {
     await client.releaseConnection(conn);
   }
+}
+
+/** Names of texts hashed already: prepared statements come from a fixed set of texts (cleared should one not). */
+const names = new Map<string, string>();
+const MAX_NAMES = 1000;
+
+/** The name of a prepared statement: the same text always gets the same name, another text another one. */
+export function preparedName(prefix: string, sql: string): string {
+  const key = `${prefix}:${sql}`;
+  let name = names.get(key);
+  if (name === undefined) {
+    if (names.size >= MAX_NAMES) names.clear();
+    name = `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    names.set(key, name);
+  }
+  return name;
 }

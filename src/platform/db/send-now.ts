@@ -1,9 +1,14 @@
 import type { Knex } from 'knex';
+import { preparedName } from './prepared-statement.ts';
 
-/** The part of node-postgres's client used here; `pipeline` is its connection setting (see knex.ts). */
+/**
+ * The part of node-postgres's client used here; `pipeline` is its connection setting (see knex.ts), `together`
+ * that of a FlightConnection (flight-connection.ts).
+ */
 interface PipelinedClient {
   pipeline?: boolean;
-  query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+  together?<T>(send: () => T): T;
 }
 
 /** Sends statements of one transaction in the order `send` is called. */
@@ -12,6 +17,8 @@ export interface StatementSender {
   readonly pipelined: boolean;
   /** Sends `statement` (at once when pipelined, else once the earlier ones are answered) and answers its rows. */
   send<R>(statement: Knex.Raw | Knex.QueryBuilder): Promise<R[]>;
+  /** Runs `send`, whose statements then leave in one write to the socket where the connection can do that. */
+  together<T>(send: () => T): T;
 }
 
 /**
@@ -22,6 +29,10 @@ export interface StatementSender {
  * connection in either order; these do not. A connection that is not pipelined (the embedded database, or
  * PostgreSQL with pipelining off) runs each statement once the one before is answered: the same order, in more
  * round trips.
+ *
+ * On PostgreSQL each statement is a named prepared statement (named after its text): it is parsed and planned
+ * once per connection, which cost the database more than running it. Statements sent this way must
+ * therefore come from a fixed set of texts (values as parameters, no lists of varying length).
  */
 export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> {
   const conn = (await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection()) as PipelinedClient;
@@ -30,10 +41,11 @@ export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> 
       pipelined: true,
       send<R>(statement: Knex.Raw | Knex.QueryBuilder) {
         const { sql, bindings } = statement.toSQL().toNative();
-        const rows = conn.query(sql, bindings).then((r) => r.rows as R[]);
+        const rows = conn.query({ name: preparedName('ap', sql), text: sql, values: bindings }).then((r) => r.rows as R[]);
         rows.catch(() => undefined); // the caller awaits it later; a failure must not count as unhandled meanwhile
         return rows;
       },
+      together: (send) => (conn.together ? conn.together(send) : send()),
     };
   }
   let tail: Promise<unknown> = Promise.resolve();
@@ -44,6 +56,7 @@ export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> 
       tail = rows.catch(() => undefined);
       return rows;
     },
+    together: (send) => send(),
   };
 }
 
