@@ -51,8 +51,8 @@ const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ?
 // A warning of this thread (a deprecation of pg's, say) reaches the server's log, not only the raw stderr.
 process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
 
-// A publish's acknowledgements, counted as they come; \`missing\` is known once its statement has answered (the
-// node's own acknowledgement can be read before that answer is handled).
+// A publish's acknowledgements from the other nodes, counted as they come; \`missing\` is known once its statement
+// has answered (an acknowledgement can be read before that answer is handled).
 function acknowledge(nonce) {
   const p = pending.get(nonce);
   if (!p) return;
@@ -63,8 +63,8 @@ function acknowledge(nonce) {
 function received(payload) {
   const [kind, a, b, origin, slotText] = payload.split('|');
   if (kind === 'c' && a && b) {
-    // Our own change: the main thread raised its counter before publishing.
-    if (origin === nodeId) return acknowledge(b);
+    // Our own change: the main thread raised its counter before publishing, and nothing waits for it.
+    if (origin === nodeId) return;
     const slot = Number(slotText);
     Atomics.add(cells, Number.isInteger(slot) && slot > epochCell && slot < cells.length ? slot : epochCell, 1);
     post({ type: 'changed', topic: a });
@@ -104,10 +104,12 @@ async function publish(m) {
     });
     pending.set(m.nonce, entry);
     const started = performance.now();
-    // One statement (one round trip): the announcement, and the nodes listening now, whose acknowledgements
-    // (this node's own included) the answer waits for.
+    // One statement (one round trip): the announcement, and the nodes listening now (this one among them), whose
+    // acknowledgements the answer waits for. Alone, the answer comes with the statement's: this node's counter
+    // was raised before the publish, so waiting for its own notification to come back would add a round trip
+    // through the database's notification queue to every write.
     const { rows } = await queryOn(c, NOTIFY_AND_COUNT, [channel, payload, listenerName], 'ap_notify_count');
-    entry.missing = Math.max(1, rows[0]?.n ?? 1);
+    entry.missing = Math.max(0, (rows[0]?.n ?? 1) - 1);
     if (entry.acked >= entry.missing) entry.done(true);
     result.complete = await acknowledged;
     result.seconds = (performance.now() - started) / 1000;
