@@ -9,6 +9,7 @@ import { loadContext, loadField } from './fields.repository.ts';
 import { parseFieldId, parseScopeIds, type ScopeIds } from './ids.ts';
 import { resolveEditableScope, scopeOfRow, type EditableScope } from './scope.ts';
 import { scopeRowQuery, type ScopeRow } from './scope.repository.ts';
+import { StatementTemplates, type CompiledStatement } from '../../platform/db/statement-template.ts';
 import { ScopeCache } from './scope.cache.ts';
 
 type ScopePath = ScopeIds | { rawFieldId: string; rawContextId: string };
@@ -21,6 +22,8 @@ const idsOf = (path: ScopePath): ScopeIds => ('rawFieldId' in path ? parseScopeI
  */
 export class FieldAccess {
   private readonly scopes: ScopeCache;
+  /** The write right's scope statement, compiled once per shape. */
+  private readonly templates: StatementTemplates;
 
   constructor(
     private readonly knex: Knex,
@@ -28,6 +31,7 @@ export class FieldAccess {
     changes: ChangeFeed,
   ) {
     this.scopes = new ScopeCache(changes);
+    this.templates = new StatementTemplates(knex);
   }
 
   /** The field of a {customFieldId} path value (administration: no grant needed). */
@@ -54,8 +58,13 @@ export class FieldAccess {
    * `editable` in two halves, for a write that sends the statement itself (with its list lock, in one flight:
    * list-write.ts): the unsent statement, taking the same rows FOR SHARE, and the decision on its rows.
    */
-  editableStatement(trx: Knex.Transaction, user: AuthUser, ids: ScopeIds): { statement: Knex.QueryBuilder; decide(rows: unknown[]): EditableScope } {
-    return { statement: scopeRowQuery(trx, user, ids, true), decide: (rows) => scopeOfRow(rows[0] as ScopeRow | undefined, ids) };
+  editableStatement(user: AuthUser, ids: ScopeIds): { statement: CompiledStatement; decide(rows: unknown[]): EditableScope } {
+    const { context } = ids;
+    const params = { userId: user.id, userName: user.name, fieldId: ids.fieldId, contextId: context === 'default' ? 0 : context };
+    const statement = this.templates.compile(context === 'default' ? 'scope-default' : 'scope-id', params, (knex, p) =>
+      scopeRowQuery(knex, { id: p.userId, name: p.userName }, { fieldId: p.fieldId, context: context === 'default' ? 'default' : p.contextId }, true),
+    );
+    return { statement, decide: (rows) => scopeOfRow(rows[0] as ScopeRow | undefined, ids) };
   }
 
   /**

@@ -32,7 +32,7 @@ export async function selectScopeRow(knex: Knex, kind: DbKind, user: AuthUser, i
 }
 
 /** `selectScopeRow`'s statement, unsent: its one row (none when the field does not exist). */
-export function scopeRowQuery(knex: Knex, user: AuthUser, ids: ScopeIds, lock: boolean): Knex.QueryBuilder {
+export function scopeRowQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, ids: ScopeIds, lock: boolean): Knex.QueryBuilder {
   const { fieldId, context } = ids;
   return knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {

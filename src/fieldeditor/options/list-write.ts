@@ -42,7 +42,7 @@ export async function lockListDeciding(
   parentId: number | null,
 ): Promise<{ locked: number | undefined; decision: Promise<EditableScope> }> {
   const sender = await senderOf(trx);
-  const { statement, decide } = access.editableStatement(trx, user, ids);
+  const { statement, decide } = access.editableStatement(user, ids);
   // One write to the socket on PostgreSQL (with the transaction's BEGIN in front: commit-behind.ts).
   const [lock, row] = sender.together(() => [
     sender.send<{ context_id: number }>(lockListAtQuery(trx, ids.fieldId, ids.context, parentId)),

@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
 import { preparedName } from './prepared-statement.ts';
+import { isCompiled, type CompiledStatement } from './statement-template.ts';
+
+/** What a sender sends: a knex query, or a statement compiled once (statement-template.ts). */
+export type Statement = Knex.Raw | Knex.QueryBuilder | CompiledStatement;
 
 /**
  * The part of node-postgres's client used here; `pipeline` is its connection setting (see knex.ts), `together`
@@ -16,7 +20,7 @@ export interface StatementSender {
   /** True when `send` puts the statement on the connection at once (a flight: no wait for earlier answers). */
   readonly pipelined: boolean;
   /** Sends `statement` (at once when pipelined, else once the earlier ones are answered) and answers its rows. */
-  send<R>(statement: Knex.Raw | Knex.QueryBuilder): Promise<R[]>;
+  send<R>(statement: Statement): Promise<R[]>;
   /** Runs `send`, whose statements then leave in one write to the socket where the connection can do that. */
   together<T>(send: () => T): T;
 }
@@ -39,8 +43,8 @@ export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> 
   if (conn.pipeline === true) {
     return {
       pipelined: true,
-      send<R>(statement: Knex.Raw | Knex.QueryBuilder) {
-        const { sql, bindings } = statement.toSQL().toNative();
+      send<R>(statement: Statement) {
+        const { sql, bindings } = isCompiled(statement) ? { sql: statement.text, bindings: statement.values } : statement.toSQL().toNative();
         const rows = conn.query({ name: preparedName('ap', sql), text: sql, values: bindings }).then((r) => r.rows as R[]);
         rows.catch(() => undefined); // the caller awaits it later; a failure must not count as unhandled meanwhile
         return rows;
@@ -51,8 +55,8 @@ export async function senderOf(trx: Knex.Transaction): Promise<StatementSender> 
   let tail: Promise<unknown> = Promise.resolve();
   return {
     pipelined: false,
-    send<R>(statement: Knex.Raw | Knex.QueryBuilder) {
-      const rows = tail.then(() => rowsOf<R>(statement));
+    send<R>(statement: Statement) {
+      const rows = tail.then(() => rowsOf<R>(isCompiled(statement) ? trx.raw(statement.sql, [...statement.values] as Knex.RawBinding[]) : statement));
       tail = rows.catch(() => undefined);
       return rows;
     },
@@ -71,7 +75,7 @@ export async function rowsOf<R>(statement: Knex.Raw | Knex.QueryBuilder): Promis
  * statements the caller starts afterwards (even through knex) run after it. Pipelined, the caller need not
  * wait for its answer first; otherwise it is answered before this resolves.
  */
-export async function sendNow<R>(trx: Knex.Transaction, query: Knex.Raw | Knex.QueryBuilder): Promise<{ rows: Promise<R[]> }> {
+export async function sendNow<R>(trx: Knex.Transaction, query: Statement): Promise<{ rows: Promise<R[]> }> {
   const sender = await senderOf(trx);
   const rows = sender.send<R>(query);
   if (!sender.pipelined) await rows.catch(() => undefined);
