@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import type { Announcement, ChangeFeed } from '../../platform/events/change-feed.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { AppError } from '../../platform/http/app-error.ts';
 import { WriteGroups } from '../../platform/db/write-groups.ts';
-import { transactionWithCommitBehind } from '../../platform/db/commit-behind.ts';
+import { transactionWithCommitBehind, type Committed } from '../../platform/db/commit-behind.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import { actorOf, type Actor } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
@@ -141,14 +141,17 @@ export class OptionWriter {
   /** Runs a group (see the class comment); resolves once its transactions have ended, before the answers. */
   private async runGroup(jobs: WriteJob[]): Promise<void> {
     if (jobs.length > 1) {
-      const done = await this.together(jobs).catch(() => undefined);
-      if (done) return this.answerWhenPublished(done);
+      const announcement = this.changes.announceWithin?.(FIELD_OPTIONS_TOPIC);
+      const committed = await this.together(jobs, announcement).catch(() => undefined);
+      if (committed) return this.answerWhenPublished(committed.result, announcement, committed.beforeCommitRows);
       // Rolled back: each write that is not answered yet runs alone below.
     }
     for (const job of jobs) {
       if (job.settled) continue;
       try {
-        this.answerWhenPublished([[job, await this.alone(job)]]);
+        const announcement = this.changes.announceWithin?.(FIELD_OPTIONS_TOPIC);
+        const { result, beforeCommitRows } = await this.alone(job, announcement);
+        this.answerWhenPublished([[job, result]], announcement, beforeCommitRows);
       } catch (err) {
         job.reject(err);
       }
@@ -156,18 +159,22 @@ export class OptionWriter {
   }
 
   /**
-   * Answers committed writes once every node dropped its cached lists and defaults. The next group of the list
-   * does not wait for this: the publish goes on while it runs.
+   * Answers committed writes once every node dropped its cached lists and defaults: the change was announced
+   * inside the transaction (`announcement`, whose statement answered `rows`), or is published now. The next group
+   * of the list does not wait for this: the acknowledgements are waited for while it runs.
    */
-  private answerWhenPublished(done: [WriteJob, unknown][]): void {
-    this.changes.publish(FIELD_OPTIONS_TOPIC).then(
+  private answerWhenPublished(done: [WriteJob, unknown][], announcement: Announcement | undefined, rows: unknown[]): void {
+    (announcement ? announcement.delivered(rows) : this.changes.publish(FIELD_OPTIONS_TOPIC)).then(
       () => done.forEach(([job, result]) => job.resolve(result)),
       (err: unknown) => done.forEach(([job]) => job.reject(err)),
     );
   }
 
-  /** A group in one transaction: one lock, each right decided after it, each write in order; the results to answer. */
-  private together(jobs: WriteJob[]): Promise<[WriteJob, unknown][]> {
+  /**
+   * A group in one transaction: one lock, each right decided after it, each write in order, the announcement of
+   * the change last; the results to answer.
+   */
+  private together(jobs: WriteJob[], announcement: Announcement | undefined): Promise<Committed<[WriteJob, unknown][]>> {
     return transactionWithCommitBehind(this.knex, async (trx, sendLast, sender) => {
       const { ids, parentId } = jobs[0]!.at;
       const { locked, decision } = await lockListDeciding(trx, this.access, jobs[0]!.user, ids, parentId);
@@ -206,7 +213,7 @@ export class OptionWriter {
       }
       await Promise.all(inFlight);
       return done;
-    });
+    }, announcement?.statement);
   }
 
   /**
@@ -215,17 +222,21 @@ export class OptionWriter {
    * (a concurrent delete of it or of its parent committed in between), it is no duplicate any more and the write
    * is tried once again.
    */
-  private async alone(job: WriteJob): Promise<unknown> {
+  private async alone(job: WriteJob, announcement: Announcement | undefined): Promise<Committed<unknown>> {
     for (let attempt = 1; ; attempt++) {
       const tried: Tried = {};
       try {
-        const done = await transactionWithCommitBehind(this.knex, async (trx, sendLast) => {
-          const { ids, parentId } = job.at;
-          const { decision } = await lockListDeciding(trx, this.access, job.user, ids, parentId);
-          const prepared = await this.prepare(trx, job, tried, () => decision, (scope) => loadParent(trx, scope, true));
-          return this.perform(trx, job, prepared, sendLast);
-        });
-        return done.result;
+        const { result: done, beforeCommitRows } = await transactionWithCommitBehind(
+          this.knex,
+          async (trx, sendLast) => {
+            const { ids, parentId } = job.at;
+            const { decision } = await lockListDeciding(trx, this.access, job.user, ids, parentId);
+            const prepared = await this.prepare(trx, job, tried, () => decision, (scope) => loadParent(trx, scope, true));
+            return this.perform(trx, job, prepared, sendLast);
+          },
+          announcement?.statement,
+        );
+        return { result: done.result, beforeCommitRows };
       } catch (err) {
         const { scope, how } = tried;
         if (scope && how?.value !== undefined && isDuplicateValue(err)) {

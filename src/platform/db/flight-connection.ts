@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-
 /** The parts of a pooled node-postgres client used here (`connection.stream` is its socket). */
 export interface PgClientLike {
   pipeline?: boolean;
@@ -76,12 +74,12 @@ export class FlightConnection {
   }
 
   /**
-   * Sends `statement` and COMMIT in one write; answers the statement's rows and the COMMIT's answer. Should the
+   * Sends `statements` and COMMIT in one write; answers each statement's rows and the COMMIT's answer. Should a
    * statement fail, the database answers the COMMIT as a rollback (a failed transaction cannot commit).
    */
-  commitWith(statement: Knex.Raw | Knex.QueryBuilder, send: (s: Knex.Raw | Knex.QueryBuilder) => Promise<unknown[]>): { rows: Promise<unknown[]>; committed: Promise<unknown> } {
+  commitWith<S>(statements: readonly S[], send: (s: S) => Promise<unknown[]>): { rows: Promise<unknown[]>[]; committed: Promise<unknown> } {
     return this.together(() => {
-      const rows = send(statement);
+      const rows = statements.map(send);
       const committed = this.client.query('COMMIT;') as Promise<unknown>;
       committed.catch(() => undefined); // awaited by the caller (and by knex's own COMMIT, answered from it)
       this.commit = committed;

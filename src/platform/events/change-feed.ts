@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { pgDriver } from '../db/pg-driver.ts';
 import type { Logger } from '../log/logger.ts';
+import type { CompiledStatement } from '../db/statement-template.ts';
 import { CHANGE_LISTENER_SOURCE } from './change-listener.worker.ts';
 import { InProcessChanges } from './in-process-changes.ts';
 import { EPOCH_CELL, LIVE_CELL, topicSlot } from './topic-counters.ts';
@@ -29,6 +30,15 @@ export interface ChangeFeed {
   observer?: FeedObserver | undefined;
   publish(topic: string): Promise<void>;
   /**
+   * `publish` for a write that can run one more statement in its own transaction, right before its COMMIT
+   * (PostgreSQL delivers a NOTIFY when its transaction commits, and drops it with a rollback): `statement`
+   * announces the change and counts the listening nodes; once committed, `delivered` with that statement's rows
+   * does the rest of `publish` (this node's counter, the other nodes' acknowledgements). A single node then
+   * answers without a further round trip. Undefined where it cannot (the embedded database, or no listener
+   * thread now): then `publish` after the commit.
+   */
+  announceWithin?(topic: string): Announcement | undefined;
+  /**
    * A reader of a number that moves whenever one of `topics` changes anywhere in the cluster, or this
    * process may have missed a change (its listener was lost or connected again). Reading it costs a few
    * atomic loads: caches call it on every lookup.
@@ -46,6 +56,12 @@ export interface ChangeFeed {
    */
   readonly nodes?: number;
   close(): Promise<void>;
+}
+
+/** A change announced inside the write's transaction (ChangeFeed.announceWithin). */
+export interface Announcement {
+  statement: CompiledStatement;
+  delivered(rows: readonly unknown[]): Promise<void>;
 }
 
 export interface FeedObserver {
@@ -76,6 +92,12 @@ const CHANNEL = 'addon_pair_changes';
 /** Marks our listener sessions in pg_stat_activity, so a publisher can count the nodes to wait for. */
 const LISTENER_NAME = 'addon-pair-change-listener';
 const ACK_TIMEOUT_MS = 2000;
+/** announceWithin's statement: the announcement, and the nodes listening now (this one included). */
+const ANNOUNCE_COUNT = 'select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()';
+const ANNOUNCE = {
+  text: `select pg_notify($1, $2), (${ANNOUNCE_COUNT}) as n`,
+  sql: `select pg_notify(?, ?), (${ANNOUNCE_COUNT.replace('$3', '?')}) as n`,
+};
 /** How often the listener thread counts the listening nodes (a node that joins is counted within this time). */
 const NODE_COUNT_MS = 5000;
 
@@ -140,14 +162,36 @@ export class PgChangeFeed implements ChangeFeed {
     const worker = this.worker;
     // No listener thread (it is being restarted): still tell the others, without waiting for them.
     if (!worker) return this.notifyOnce(`c|${topic}|${nonce}|${this.nodeId}|${topicSlot(topic)}`);
+    await this.untilPublished(worker, (id) => ({ type: 'publish', id, topic, slot: topicSlot(topic), nonce }));
+  }
+
+  /** Sends the listener thread `message` (numbered) and waits for its `published` answer. */
+  private async untilPublished(worker: Worker, message: (id: number) => Record<string, unknown>): Promise<void> {
     const id = ++this.nextId;
     const done = new Promise<{ seconds?: number; complete?: boolean }>((resolve) => this.waiting.set(id, resolve));
     // While a publish waits for its answer the thread must keep the process alive (a short command may have
     // nothing else left to wait on).
     if (this.waiting.size === 1) worker.ref();
-    worker.postMessage({ type: 'publish', id, topic, slot: topicSlot(topic), nonce });
+    worker.postMessage(message(id));
     const result = await done;
     if (result.seconds !== undefined) this.observer?.acknowledged(result.seconds, result.complete ?? false);
+  }
+
+  announceWithin(topic: string): Announcement | undefined {
+    if (this.deferred || !this.worker || !this.live) return undefined;
+    const nonce = randomUUID();
+    const values = [CHANNEL, `c|${topic}|${nonce}|${this.nodeId}|${topicSlot(topic)}`, LISTENER_NAME];
+    return {
+      statement: { compiled: true, text: ANNOUNCE.text, sql: ANNOUNCE.sql, values },
+      delivered: async (rows) => {
+        this.observer?.sent();
+        this.inProcess.changed(topic);
+        const others = Math.max(0, Number((rows[0] as { n?: unknown } | undefined)?.n ?? 1) - 1);
+        const worker = this.worker;
+        if (others === 0 || !worker) return this.observer?.acknowledged(0, true);
+        await this.untilPublished(worker, (id) => ({ type: 'await', id, nonce, missing: others }));
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,8 @@
  * Messages to the main thread: `{ type: 'published', id, seconds?, complete? }` when a publish is done,
  * `{ type: 'changed', topic }` after another node's change (topic null: everything, after a reconnect or a
  * loss), `{ type: 'nodes', n }` with the listening nodes (this one included) when connected and every
- * `nodeCountMs`, `{ type: 'warn', msg, err }` for the log. From it: `{ type: 'publish', id, topic, slot, nonce }`
+ * `nodeCountMs`, `{ type: 'warn', msg, err }` for the log. From it: `{ type: 'publish', id, topic, slot, nonce }`,
+ * `{ type: 'await', id, nonce, missing }` (a change announced inside a write's transaction: see awaitAcks)
  * and `{ type: 'close' }`.
  *
  * Notifications: `c|topic|nonce|origin|slot` announces a change, `a|nonce` acknowledges one. The slot is
@@ -52,12 +53,22 @@ const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ?
 process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
 
 // A publish's acknowledgements from the other nodes, counted as they come; \`missing\` is known once its statement
-// has answered (an acknowledgement can be read before that answer is handled).
+// has answered (an acknowledgement can be read before that answer is handled). Acknowledgements of a change
+// announced inside a write's transaction can even come before the main thread asks for them ('await'): they
+// are kept for a while in \`early\`.
+const early = new Map();
 function acknowledge(nonce) {
   const p = pending.get(nonce);
-  if (!p) return;
+  if (!p) return keepEarly(nonce);
   p.acked++;
   if (p.missing !== undefined && p.acked >= p.missing) p.done(true);
+}
+function keepEarly(nonce) {
+  const now = Date.now();
+  for (const [n, e] of early) if (now - e.at > ackTimeoutMs) early.delete(n);
+  const e = early.get(nonce);
+  if (e) e.count++;
+  else early.set(nonce, { count: 1, at: now });
 }
 
 function received(payload) {
@@ -123,6 +134,25 @@ async function publish(m) {
   }
 }
 
+// A change the main thread announced inside a write's transaction (its statement counted the listening nodes):
+// answered once \`missing\` other nodes acknowledged it, or after ackTimeoutMs.
+async function awaitAcks(m) {
+  const started = performance.now();
+  let timer;
+  const entry = { acked: early.get(m.nonce)?.count ?? 0, missing: m.missing, done: undefined };
+  early.delete(m.nonce);
+  const acknowledged = new Promise((resolve) => {
+    entry.done = resolve;
+    timer = setTimeout(() => resolve(false), ackTimeoutMs);
+  });
+  pending.set(m.nonce, entry);
+  if (entry.acked >= entry.missing) entry.done(true);
+  const complete = await acknowledged;
+  clearTimeout(timer);
+  pending.delete(m.nonce);
+  post({ type: 'published', id: m.id, complete, seconds: (performance.now() - started) / 1000 });
+}
+
 // The nodes listening now, for the rate limits' shares: counted on this connection, never on the main thread.
 async function countNodes() {
   const c = client;
@@ -185,6 +215,7 @@ function lost() {
 
 parentPort.on('message', (m) => {
   if (m.type === 'publish') void publish(m);
+  else if (m.type === 'await') void awaitAcks(m);
   else if (m.type === 'close') {
     closed = true;
     connected = false;
