@@ -20,8 +20,8 @@ type Slot = { param: string; lower: boolean } | { value: unknown };
  * Parameters stand in as these markers while the statement is built. A build that lower-cases one (a user
  * name, say) lower-cases the marker's `P` with it, and each use's value is then lower-cased the same way.
  */
-const marker = (name: string) => `\u0001P:${name}\u0001`;
-const MARKER = /^\u0001([Pp]):([^\u0001]+)\u0001$/;
+const marker = (name: string) => `\uE000P:${name}\uE000`;
+const MARKER = /^\uE000([Pp]):([^\uE000]+)\uE000$/;
 
 /**
  * Statements whose SQL text depends only on a few shape choices, built by knex once per shape instead of on
@@ -46,7 +46,7 @@ export class StatementTemplates {
         const m = typeof b === 'string' ? MARKER.exec(b) : null;
         const param = m && names.get(m[2]!);
         if (m && param) return { param, lower: m[1] === 'p' };
-        if (typeof b === 'string' && b.includes('\u0001')) throw new Error(`statement ${shape}: a parameter was changed while building it`);
+        if (typeof b === 'string' && b.includes('\uE000')) throw new Error(`statement ${shape}: a parameter was changed while building it`);
         return { value: b };
       });
       compiled = { text: query.toNative().sql, sql: query.sql, slots };
