@@ -87,6 +87,80 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
     }
   });
 
+  describe('a change announced inside the write’s own transaction (announceWithin)', () => {
+    /** Runs `announcement.statement` in a transaction of its own that commits or rolls back; answers its rows. */
+    async function inTransaction(statement: { text: string; values: readonly unknown[] }, commit: boolean): Promise<unknown[]> {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      try {
+        await c.query('begin');
+        const { rows } = await c.query(statement.text, [...statement.values]);
+        await c.query(commit ? 'commit' : 'rollback');
+        return rows;
+      } finally {
+        await c.end();
+      }
+    }
+
+    it('reaches the other node at the commit, counts it among the listeners, and waits for its acknowledgement', async () => {
+      const read = b.counter(['wiki']);
+      const own = a.counter(['wiki']);
+      const [before, ownBefore] = [read(), own()];
+      const acks: boolean[] = [];
+      a.observer = { sent: () => undefined, received: () => undefined, acknowledged: (_s, complete) => acks.push(complete) };
+      const announcement = a.announceWithin('wiki');
+      expect(announcement).toBeDefined();
+      const rows = await inTransaction(announcement!.statement, true);
+      expect(rows).toEqual([expect.objectContaining({ n: 2 })]);
+      // This node's counter moves once the write has committed, with `delivered`, not before.
+      expect(own()).toBe(ownBefore);
+      // The other node acknowledges before this one asks for it (the listener thread keeps early
+      // acknowledgements): still complete, not a 2 s timeout.
+      await until(() => read() !== before);
+      await new Promise((r) => setTimeout(r, 200));
+      await announcement!.delivered(rows);
+      expect(own()).not.toBe(ownBefore);
+      expect(read()).not.toBe(before);
+      expect(acks).toEqual([true]);
+      a.observer = undefined;
+    });
+
+    it('is dropped with a rollback: the other node hears nothing', async () => {
+      let heard = 0;
+      const off = b.on('directory', () => heard++);
+      try {
+        await inTransaction(a.announceWithin('directory')!.statement, false);
+        // A later change on another topic arrives: had the rolled-back one been sent, it would have come first.
+        await a.publish('tracker');
+        await new Promise((r) => setTimeout(r, 100));
+        expect(heard).toBe(0);
+      } finally {
+        off();
+      }
+    });
+
+    it('alone on the database, answers at the commit without waiting for any acknowledgement', async () => {
+      const solo = await createEmptyPgDatabase('feedsolo');
+      const c = new PgChangeFeed(solo.url);
+      try {
+        await until(() => c.live);
+        const acks: number[] = [];
+        c.observer = { sent: () => undefined, received: () => undefined, acknowledged: (seconds) => acks.push(seconds) };
+        const announcement = c.announceWithin('wiki')!;
+        const client = new pg.Client({ connectionString: solo.url });
+        await client.connect();
+        const { rows } = await client.query(announcement.statement.text, [...announcement.statement.values]);
+        await client.end();
+        expect(rows[0]).toEqual(expect.objectContaining({ n: 1 }));
+        await announcement.delivered(rows);
+        expect(acks).toEqual([0]);
+      } finally {
+        await c.close();
+        await solo.drop();
+      }
+    });
+  });
+
   it('goes down and invalidates everything when its connection is lost, and comes back', async () => {
     const read = b.counter(['wiki']);
     const before = read();
