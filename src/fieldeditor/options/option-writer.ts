@@ -4,6 +4,7 @@ import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { AppError } from '../../platform/http/app-error.ts';
 import { WriteGroups } from '../../platform/db/write-groups.ts';
 import { transactionWithCommitBehind, type Committed } from '../../platform/db/commit-behind.ts';
+import type { StatementSender } from '../../platform/db/send-now.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import { actorOf, type Actor } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
@@ -51,6 +52,12 @@ export interface Logged {
    * row. It is the operation's last statement: the transaction's commit may go out with it.
    */
   along<R>(query: Knex.QueryBuilder | Knex.Raw, change: OptionChange, fill: EntryFill): Promise<R[]>;
+  /**
+   * Runs one of the operation's earlier statements as the transaction's statements are sent (send-now.ts: a
+   * prepared statement on PostgreSQL, so neither knex's runner nor the planner works on it each time) and
+   * answers its rows. Its text must come from a fixed set (values as parameters).
+   */
+  send<R>(statement: Knex.Raw): Promise<R[]>;
 }
 
 /** One write waiting for its list: who, where, what, and how it is answered. */
@@ -202,7 +209,7 @@ export class OptionWriter {
           job.reject(err);
           continue;
         }
-        const performing = this.perform(trx, job, prepared, i === jobs.length - 1 ? sendLast : sender.send.bind(sender));
+        const performing = this.perform(trx, job, prepared, sender, i === jobs.length - 1 ? sendLast : sender.send.bind(sender));
         const answered = performing.then((d) => void done.push([job, d.result]));
         if (prepared.how.oneStatement && sender.pipelined) {
           answered.catch(() => undefined); // awaited below, with the others
@@ -228,11 +235,11 @@ export class OptionWriter {
       try {
         const { result: done, beforeCommitRows } = await transactionWithCommitBehind(
           this.knex,
-          async (trx, sendLast) => {
+          async (trx, sendLast, sender) => {
             const { ids, parentId } = job.at;
             const { decision } = await lockListDeciding(trx, this.access, job.user, ids, parentId);
             const prepared = await this.prepare(trx, job, tried, () => decision, (scope) => loadParent(trx, scope, true));
-            return this.perform(trx, job, prepared, sendLast);
+            return this.perform(trx, job, prepared, sender, sendLast);
           },
           announcement?.statement,
         );
@@ -277,9 +284,12 @@ export class OptionWriter {
    * statement an entry rides on (`Logged.along`, the operation's last): for the transaction's last write, with
    * the commit behind it (commit-behind.ts); for a one-statement write of a group, without waiting (send-now.ts).
    */
-  private async perform(trx: Knex.Transaction, job: WriteJob, { scope, how }: Prepared, send?: Send): Promise<Done<unknown>> {
+  private async perform(trx: Knex.Transaction, job: WriteJob, { scope, how }: Prepared, sender: StatementSender, send: Send): Promise<Done<unknown>> {
     const entryOf = (change: OptionChange) => this.entryOf(job.actor, scope, change);
-    const log: Logged = { along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill, send) };
+    const log: Logged = {
+      along: (query, change, fill) => this.eventLog.recordAlong(trx, query, entryOf(change), fill, send),
+      send: (statement) => sender.send(statement),
+    };
     const done = await how.run(trx, listOf(scope), log);
     // Written here unless the operation already wrote it with its last statement.
     if (!done.recorded) {

@@ -17,6 +17,10 @@ export interface ListKey {
 
 export const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'position', 'disabled'] as const;
 
+/** Runs a raw statement and answers its rows: through knex, or the write's statement sender (Logged.send). */
+export type RowsOf = <R>(statement: Knex.Raw) => Promise<R[]>;
+const rawRows: RowsOf = async <R>(statement: Knex.Raw) => ((await statement) as unknown as { rows: R[] }).rows;
+
 /** Restricts a query to one sibling list (matches the expression indexes on coalesce(parent_id, 0)). */
 function inList(qb: Knex.QueryBuilder, list: ListKey): Knex.QueryBuilder {
   return qb.where('context_id', list.contextId).andWhereRaw('coalesce(parent_id, 0) = ?', [list.parentId ?? 0]);
@@ -146,6 +150,7 @@ export async function updateInList(
   list: ListKey,
   id: number,
   patch: { value?: string; disabled?: boolean },
+  send: RowsOf = rawRows,
 ): Promise<{ before: OptionRow; row: OptionRow } | undefined> {
   const sets: string[] = [];
   const bindings: unknown[] = [];
@@ -159,13 +164,15 @@ export async function updateInList(
   }
   if (sets.length === 0) return undefined;
   // `b` is the row as the statement's snapshot sees it: before the update.
-  const result = await trx.raw<{ rows: (OptionRow & { before_value: string; before_disabled: boolean })[] }>(
-    `update field_options o set ${sets.join(', ')} from field_options b
-      where o.id = ? and b.id = o.id and o.context_id = ? and coalesce(o.parent_id, 0) = ?
-     returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, b.value as before_value, b.disabled as before_disabled`,
-    [...bindings, id, list.contextId, list.parentId ?? 0] as Knex.RawBinding[],
+  const rows = await send<OptionRow & { before_value: string; before_disabled: boolean }>(
+    trx.raw(
+      `update field_options o set ${sets.join(', ')} from field_options b
+        where o.id = ? and b.id = o.id and o.context_id = ? and coalesce(o.parent_id, 0) = ?
+       returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, b.value as before_value, b.disabled as before_disabled`,
+      [...bindings, id, list.contextId, list.parentId ?? 0] as Knex.RawBinding[],
+    ),
   );
-  const found = result.rows[0];
+  const found = rows[0];
   if (!found) return undefined;
   const { before_value, before_disabled, ...row } = found;
   return { before: { ...row, value: before_value, disabled: before_disabled }, row };
@@ -231,6 +238,7 @@ export async function placeAfter(
   list: ListKey,
   movingId: number,
   afterId: number | null,
+  send: RowsOf = rawRows,
 ): Promise<{ row: OptionRow; oldPosition: number } | undefined> {
   const parentKey = list.parentId ?? 0;
   const siblings = `from field_options where context_id = ? and coalesce(parent_id, 0) = ? and id <> ?`;
@@ -247,16 +255,18 @@ export async function placeAfter(
           joinBindings: [afterId, parentKey],
         };
   const bindings = [...placed.posBindings, ...placed.joinBindings];
-  const result = await trx.raw<{ rows: (OptionRow & { old_position: number })[] }>(
-    `update field_options o set position = p.pos
-       from (select ${placed.pos} as pos, m.position as old_position
-               from field_options m ${placed.join}
-              where m.id = ? and m.context_id = ? and coalesce(m.parent_id, 0) = ?) p
-      where o.id = ? and p.pos is not null
-     returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, p.old_position`,
-    [...bindings, movingId, list.contextId, parentKey, movingId] as Knex.RawBinding[],
+  const rows = await send<OptionRow & { old_position: number }>(
+    trx.raw(
+      `update field_options o set position = p.pos
+         from (select ${placed.pos} as pos, m.position as old_position
+                 from field_options m ${placed.join}
+                where m.id = ? and m.context_id = ? and coalesce(m.parent_id, 0) = ?) p
+        where o.id = ? and p.pos is not null
+       returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, p.old_position`,
+      [...bindings, movingId, list.contextId, parentKey, movingId] as Knex.RawBinding[],
+    ),
   );
-  const row = result.rows[0];
+  const row = rows[0];
   if (!row) return undefined;
   const { old_position, ...moved } = row;
   return { row: moved, oldPosition: Number(old_position) };

@@ -105,7 +105,7 @@ export class OptionsService {
         exceptId: id,
         run: async (trx, list, log) => {
           // One statement when it changes something; otherwise (or for an option not in the list: the error) a look.
-          const changed = await repo.updateInList(trx, list, id, patch);
+          const changed = await repo.updateInList(trx, list, id, patch, log.send);
           const before = changed?.before ?? (await this.loadInList(trx, scope, id));
           const row = changed?.row ?? (await repo.updateOption(trx, id, patch));
           const fill = { before: { sequence: 'n' }, after: { sequence: 'n' } };
@@ -157,7 +157,7 @@ export class OptionsService {
           const afterId = 'afterId' in move ? move.afterId : null;
           // Most moves take one statement here; one that is not placed is an error to answer, a move after
           // itself (nothing changes), or a gap used up (renumbered, then placed).
-          let placed = afterId === id ? undefined : await repo.placeAfter(trx, list, id, afterId);
+          let placed = afterId === id ? undefined : await repo.placeAfter(trx, list, id, afterId, log.send);
           let option = placed ? { ...placed.row, position: placed.oldPosition } : undefined;
           if (!placed) {
             const found = await repo.findOptions(trx, scope.context.id, afterId === null ? [id] : [id, afterId]);
@@ -166,7 +166,7 @@ export class OptionsService {
             if (afterId !== null && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
             if (target?.id !== option.id) {
               await repo.renumber(trx, list);
-              placed = await repo.placeAfter(trx, list, id, afterId);
+              placed = await repo.placeAfter(trx, list, id, afterId, log.send);
               if (placed === undefined) throw new Error('no position after renumbering');
               // Its rank before the move is counted among the renumbered positions: from its own renumbered one.
               option = { ...option, position: placed.oldPosition };
