@@ -74,7 +74,12 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
   const { config, metrics } = services;
   const pipeline = new RequestPipeline(options.steps ? options.steps(defaults) : defaults, config.contextPath);
   const surfaces = services.features.map((f) => ({ name: f.name, ...f.http?.() }));
-  const fastPaths = new Map(surfaces.flatMap((s) => (s.fastPath ? [[s.name, s.fastPath] as const] : [])));
+  const fastPaths = new Map(
+    surfaces.flatMap((s) => [
+      ...(s.fastPath ? [[s.name, s.fastPath] as const] : []),
+      ...(s.writeFastPath ? [[`${s.name}-writes`, s.writeFastPath] as const] : []),
+    ]),
+  );
   const app = Object.assign(express(), { pipeline, fastPaths });
   app.disable('x-powered-by');
   app.disable('etag');
@@ -120,7 +125,13 @@ export function createRequestListener(services: AppServices, app: App = createAp
     const api = pipeline.apiOf(req.url ?? '');
     if (api === undefined) return void app(req, res);
     pipeline.runApi(req, res, api, (err) => {
-      if (err === undefined && fast.answer(req, res, claim)) return;
+      // A fast path's later error goes to Express as if the API's steps had raised it: the mount's step layer
+      // (which finds the steps done) passes it to the API's error handler.
+      const toExpress = (error: unknown) => {
+        req.pipelineApiError = error;
+        app(req, res);
+      };
+      if (err === undefined && fast.answer(req, res, claim, toExpress)) return;
       app(req, res);
     });
   }

@@ -13,7 +13,13 @@ export interface FastPathClaim {
   template: string;
 }
 
-/** A cache-hit answerer for some GET and HEAD routes. */
+/**
+ * Hands a request a fast path took to Express with the error it met (after `answer` returned true): Express then
+ * answers it as the route would have, in the API's error format.
+ */
+export type ToExpress = (error: unknown) => void;
+
+/** A cache-hit answerer for some GET and HEAD routes, or a handler of some writes (it answers later). */
 export interface FastPath<C extends FastPathClaim = FastPathClaim> {
   /**
    * The claim when `req` is a request of one of this fast path's routes, spelt exactly as registered (any
@@ -22,9 +28,10 @@ export interface FastPath<C extends FastPathClaim = FastPathClaim> {
   claim(req: IncomingMessage): C | undefined;
   /**
    * After the pipeline's steps passed (`req.user` is the caller, if any): answers from the caches and returns
-   * true, or returns false having written nothing, and Express answers.
+   * true, or returns false having written nothing, and Express answers. A write's fast path returns true once it
+   * started the write, answers when it is done, and hands an error to Express with `toExpress`.
    */
-  answer(req: IncomingMessage, res: ServerResponse, claim: C): boolean;
+  answer(req: IncomingMessage, res: ServerResponse, claim: C, toExpress: ToExpress): boolean;
   /** Requests answered (for tests and diagnostics; not exported as a metric). */
   readonly answered: number;
 }
