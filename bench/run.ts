@@ -18,7 +18,7 @@ import {
   type ThrowAwayDatabase,
 } from './lib/database.ts';
 import { waitForIdle } from './lib/idle.ts';
-import { runLatency } from './lib/latency.ts';
+import { runLatency, runLatencyInTurns, type LatencyResult } from './lib/latency.ts';
 import { acquireRunLock } from './lib/run-lock.ts';
 import { runLoad, runPairedLoad, toLoadConfig } from './lib/load.ts';
 import { emptyResult, renderChecks, renderStaticTable, renderTable, writeResults, type RunMeta } from './lib/report.ts';
@@ -311,14 +311,22 @@ async function runScenario(
   if (scenario.kind === 'latency') {
     await settle(server);
     const rss = sampleRss(server.pid);
-    const latency = await runLatency(scenario, ctx).finally(() => rss.stop());
-    return {
+    const partner = scenario.inTurnsWith;
+    if (partner) await partner.setup?.(ctx);
+    const latency: LatencyResult & { roundRatios?: number[] } = await (partner ? runLatencyInTurns(scenario, partner, ctx) : runLatency(scenario, ctx)).finally(() => rss.stop());
+    const result: ScenarioResult = {
       ...emptyResult(scenario.name, 'latency'),
       p50Ms: latency.medianMs,
       p99Ms: latency.p99Ms,
       totalRequests: latency.iterations,
       peakRssMb: rss.stop(),
     };
+    if (partner && latency.roundRatios) {
+      result.pairedLabel = partner.name;
+      result.pairedRoundRatios = latency.roundRatios;
+      result.ratioToPaired = median(latency.roundRatios);
+    }
+    return result;
   }
   return runHttpScenario(scenario, ctx, server, expressServer, statics, options);
 }

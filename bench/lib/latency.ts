@@ -40,3 +40,48 @@ export async function runLatency(scenario: LatencyScenario, ctx: BenchContext): 
     callsPerSec: elapsedSec > 0 ? iterations / elapsedSec : 0,
   };
 }
+
+/**
+ * `scenario` and `partner` call for call, in alternating order (partner first in even rounds), after as many
+ * warm-up calls of each: the scenario's own figures, and each round's ratio of the partner's time to the
+ * scenario's (above 1: the scenario is the faster).
+ */
+export async function runLatencyInTurns(scenario: LatencyScenario, partner: LatencyScenario, ctx: BenchContext): Promise<LatencyResult & { roundRatios: number[] }> {
+  const iterations = scenario.iterations ?? 200;
+  const warmup = scenario.warmupIterations ?? 10;
+  for (let i = 0; i < warmup; i++) {
+    await partner.call(ctx, -1 - i);
+    await scenario.call(ctx, -1 - i);
+  }
+  const times: number[] = [];
+  const roundRatios: number[] = [];
+  let ownSec = 0;
+  const timed = async (s: LatencyScenario, i: number) => {
+    const t0 = performance.now();
+    await s.call(ctx, i);
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < iterations; i++) {
+    let own: number;
+    let other: number;
+    if (i % 2 === 0) {
+      other = await timed(partner, i);
+      own = await timed(scenario, i);
+    } else {
+      own = await timed(scenario, i);
+      other = await timed(partner, i);
+    }
+    times.push(own);
+    ownSec += own / 1000;
+    roundRatios.push(other / own);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    iterations,
+    medianMs: percentile(times, 50),
+    p99Ms: percentile(times, 99),
+    maxMs: times[times.length - 1] ?? 0,
+    callsPerSec: ownSec > 0 ? iterations / ownSec : 0,
+    roundRatios,
+  };
+}

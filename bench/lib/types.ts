@@ -140,6 +140,12 @@ export interface LatencyScenario extends ScenarioBase {
   /** Untimed calls before measuring. Default 10. */
   warmupIterations?: number;
   call(ctx: BenchContext, iteration: number): Promise<void>;
+  /**
+   * Another latency scenario run in turns with this one, call for call (A B, B A, …, warm-ups included), so that
+   * a machine that slows down for a while slows both: each round's ratio is its time over this one's, and their
+   * median is `ratioToPaired` (a `minRatioToPaired` target). The other scenario is also run on its own, by name.
+   */
+  inTurnsWith?: LatencyScenario;
 }
 
 export type Scenario = HttpScenario | LatencyScenario;
