@@ -45,7 +45,7 @@ export async function lockListDeciding(
   const { statement, decide } = access.editableStatement(user, ids);
   // One write to the socket on PostgreSQL (with the transaction's BEGIN in front: commit-behind.ts).
   const [lock, row] = sender.together(() => [
-    sender.send<{ context_id: number }>(lockListAtQuery(trx, ids.fieldId, ids.context, parentId)),
+    sender.send<{ context_id: number }>(lockListAtQuery(ids.fieldId, ids.context, parentId)),
     sender.send<unknown>(statement),
   ]);
   // Undefined when the path names no context of this field: the decision answers the documented error

@@ -194,29 +194,46 @@ export class OptionWriter {
       };
       let parent: Promise<OptionRow> | undefined;
       const parentOf = (scope: OptionScope) => (parent ??= loadParent(trx, scope, true));
-      const done: [WriteJob, unknown][] = [];
-      // One-statement writes sent without waiting for their answers (awaited together at the end).
-      const inFlight: Promise<void>[] = [];
-      for (const [i, job] of jobs.entries()) {
-        let prepared: Prepared;
+      // First the steps before each write's first row, in arrival order (they read, never write): a refusal there
+      // (the right, the body, the field type, the parent) is answered now, as it would be alone, and the others go
+      // on. Anything else rolls the group back.
+      const ready: [WriteJob, Prepared][] = [];
+      for (const job of jobs) {
         try {
-          prepared = await this.prepare(trx, job, {}, decide, parentOf);
+          ready.push([job, await this.prepare(trx, job, {}, decide, parentOf)]);
         } catch (err) {
-          // Refused before it wrote anything (the right, the body, the field type, the parent): answered now,
-          // as it would be alone; the others go on. Anything else rolls the group back.
           if (!(err instanceof AppError)) throw err;
           job.settled = true;
           job.reject(err);
+        }
+      }
+      // Then the writes, in arrival order, the last one's statement with the COMMIT behind it. Consecutive
+      // one-statement writes (creates) go out without waiting for each other's answers, in one write to the socket
+      // (with the COMMIT when they end the group), and are awaited together at the end.
+      const done: [WriteJob, unknown][] = [];
+      const inFlight: Promise<void>[] = [];
+      const perform = (k: number) => {
+        const [job, prepared] = ready[k]!;
+        const send = k === ready.length - 1 ? sendLast : sender.send.bind(sender);
+        return this.perform(trx, job, prepared, sender, send).then((d) => void done.push([job, d.result]));
+      };
+      const inOneFlight = (k: number) => sender.pipelined && ready[k]![1].how.oneStatement === true;
+      for (let k = 0; k < ready.length; ) {
+        if (!inOneFlight(k)) {
+          await perform(k++);
           continue;
         }
-        const performing = this.perform(trx, job, prepared, sender, i === jobs.length - 1 ? sendLast : sender.send.bind(sender));
-        const answered = performing.then((d) => void done.push([job, d.result]));
-        if (prepared.how.oneStatement && sender.pipelined) {
-          answered.catch(() => undefined); // awaited below, with the others
-          inFlight.push(answered);
-        } else {
-          await answered;
-        }
+        let end = k;
+        while (end < ready.length && inOneFlight(end)) end++;
+        const run = { from: k, to: end };
+        sender.together(() => {
+          for (let j = run.from; j < run.to; j++) {
+            const answered = perform(j);
+            answered.catch(() => undefined); // awaited below, with the others
+            inFlight.push(answered);
+          }
+        });
+        k = end;
       }
       await Promise.all(inFlight);
       return done;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CompiledStatement } from '../../platform/db/statement-template.ts';
 import type { ContextParam } from '../access/ids.ts';
 import { POSITION_GAP } from '../fieldeditor.model.ts';
 import { valueKey, type OptionRow } from './options.model.ts';
@@ -45,15 +46,17 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
  * is taken only when that context belongs to the field. Its one row is the context's id; no row when there is
  * no such context of that field (nothing is locked; the right's decision then answers the documented error).
  */
-export function lockListAtQuery(trx: Knex.Transaction, fieldId: number, context: ContextParam, parentId: number | null): Knex.Raw {
-  const which = context === 'default' ? 'c.is_default' : 'c.id = ?';
-  return trx.raw(
+export function lockListAtQuery(fieldId: number, context: ContextParam, parentId: number | null): CompiledStatement {
+  // Written out in both placeholder styles (it is sent on every write; nothing to compile).
+  const lock = (which: string, n: (i: number) => string) =>
     `insert into field_option_lists (context_id, parent_key, version)
-       select c.id, ?, 1 from field_contexts c where c.field_id = ? and ${which}
+       select c.id, ${n(1)}, 1 from field_contexts c where c.field_id = ${n(2)} and ${which}
      on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1
-     returning context_id`,
-    context === 'default' ? [parentId ?? 0, fieldId] : [parentId ?? 0, fieldId, context],
-  );
+     returning context_id`;
+  const native = (i: number) => `$${i}`;
+  const knexStyle = () => '?';
+  if (context === 'default') return { compiled: true, text: lock('c.is_default', native), sql: lock('c.is_default', knexStyle), values: [parentId ?? 0, fieldId] };
+  return { compiled: true, text: lock('c.id = $3', native), sql: lock('c.id = ?', knexStyle), values: [parentId ?? 0, fieldId, context] };
 }
 
 /** The list as the compact JSON array the interface answers (members in the original's order), built by the database. */
