@@ -125,6 +125,56 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the edit right is decided insid
     await raceRevocation('user', 0, (auth) => t.http.post(p().options).set('Authorization', auth).send({ optionvalue: uniq('late-') }));
   });
 
+  describe('on a predicted decision (option-writer.ts: a create written in one flight with a guard after the lock)', () => {
+    const predicted = () => t.services.fieldeditor.options.predictedGroups;
+
+    it('a second create of the same editor takes the predicted way and is written as usual', async () => {
+      const { user } = await editor('user');
+      await addOptions(t, user.auth, p().options, [uniq('first-')]);
+      const before = predicted();
+      const value = uniq('second-');
+      const [made] = await addOptions(t, user.auth, p().options, [value]);
+      expect(predicted()).toBe(before + 1);
+      expect((await rows(null)).map((r) => r.value)).toContain(value);
+      const entry = (await knex()('event_log').where({ kind: 'option.created', actor: user.name }).orderBy('id', 'desc').first()) as { after: { id: number; optionvalue: string } };
+      expect(entry.after).toMatchObject({ id: made!.id, optionvalue: value });
+    });
+
+    it('a create waiting for its list on a predicted decision answers 403001 once the grant was revoked meanwhile, and writes nothing', async () => {
+      for (const via of ['user', 'group'] as const) {
+        const { user, revoke } = await editor(via);
+        await addOptions(t, user.auth, p().options, [uniq('warm-')]);
+        const before = await state();
+        const predictedBefore = predicted();
+        const b = await holdList(0);
+        let pending: Promise<{ status: number; body: unknown }> | undefined;
+        try {
+          pending = start(t.http.post(p().options).set('Authorization', user.auth).send({ optionvalue: uniq('late-') }));
+          await waitBlockedBy(b.pid);
+          await revoke();
+        } finally {
+          await b.trx.commit();
+        }
+        const res = await pending;
+        expect(res.status, JSON.stringify(res.body)).toBe(403);
+        expect(res.body).toEqual(NO_GRANT);
+        expect(await state()).toEqual(before);
+        expect(predicted()).toBe(predictedBefore);
+      }
+    });
+
+    it('a duplicate value on a predicted decision: the documented 400, nothing written', async () => {
+      const { user } = await editor('user');
+      const value = uniq('dup-');
+      const [first] = await addOptions(t, user.auth, p().options, [value]);
+      const before = await state();
+      const res = await t.http.post(p().options).set('Authorization', user.auth).send({ optionvalue: value.toUpperCase() });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(String(first!.id));
+      expect(await state()).toEqual(before);
+    });
+  });
+
   it('the same for a create by a member removed from the granted group meanwhile', async () => {
     await raceRevocation('group', 0, (auth) => t.http.post(p().options).set('Authorization', auth).send({ optionvalue: uniq('late-') }));
   });

@@ -5,6 +5,7 @@ import { scopeRowQuery } from '../../src/fieldeditor/access/scope.repository.ts'
 import { FieldAccess } from '../../src/fieldeditor/access/access.service.ts';
 import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';
 import type { AuthUser } from '../../src/platform/auth/auth-user.ts';
+import type { EditableScope } from '../../src/fieldeditor/access/scope.ts';
 
 // SQL only: knex compiles without connecting.
 const knex = knexFactory({ client: 'pg' });
@@ -52,6 +53,18 @@ describe('StatementTemplates', () => {
         expect(statement.text).toBe(direct.sql);
         expect(statement.values).toEqual(direct.bindings);
       }
+    }
+  });
+
+  it('the guard of a predicted write wraps that same scope statement, with the expected context and field type', () => {
+    const access = new FieldAccess(knex, 'pg', new LocalChangeFeed());
+    const expected = { field: { typeKey: 'com.example:select' }, context: { id: 77 } } as unknown as EditableScope;
+    for (const ids of [{ fieldId: 10001, context: 'default' as const }, { fieldId: 10002, context: 12 }]) {
+      const user = { id: 5, name: 'Carol.K' };
+      const guard = access.rightGuardStatement(user as AuthUser, ids, expected);
+      const scope = scopeRowQuery(knex, user, ids, true).toSQL().toNative();
+      expect(guard.text).toContain(scope.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + 2}`));
+      expect(guard.values).toEqual([77, 'com.example:select', ...scope.bindings]);
     }
   });
 });

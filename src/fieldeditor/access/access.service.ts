@@ -8,7 +8,7 @@ import { reachableContexts, type ReachableContexts } from './edit-rule.repositor
 import { loadContext, loadField } from './fields.repository.ts';
 import { parseFieldId, parseScopeIds, type ScopeIds } from './ids.ts';
 import { resolveEditableScope, scopeOfRow, type EditableScope } from './scope.ts';
-import { scopeRowQuery, type ScopeRow } from './scope.repository.ts';
+import { rightGuardQuery, scopeRowQuery, type ScopeRow } from './scope.repository.ts';
 import { StatementTemplates, type CompiledStatement } from '../../platform/db/statement-template.ts';
 import { ScopeCache } from './scope.cache.ts';
 
@@ -65,6 +65,31 @@ export class FieldAccess {
       scopeRowQuery(knex, { id: p.userId, name: p.userName }, { fieldId: p.fieldId, context: context === 'default' ? 'default' : p.contextId }, true),
     );
     return { statement, decide: (rows) => scopeOfRow(rows[0] as ScopeRow | undefined, ids) };
+  }
+
+  /**
+   * A statement that checks, inside a write's transaction and after its list lock, that the user may still edit
+   * `expected` (a decision taken earlier, under an earlier lock): the same scope query, taking the same rows FOR
+   * SHARE, must find the same field type and context and a grant that covers it. It fails (division by zero)
+   * otherwise, which aborts the transaction: a write sent behind it in the same flight is then not written, and
+   * the writer decides again the usual way (option-writer.ts, a predicted write).
+   */
+  rightGuardStatement(user: AuthUser, ids: ScopeIds, expected: EditableScope): CompiledStatement {
+    const { context } = ids;
+    const params = {
+      userId: user.id,
+      userName: user.name,
+      fieldId: ids.fieldId,
+      contextId: context === 'default' ? 0 : context,
+      expectedContext: expected.context.id,
+      expectedType: expected.field.typeKey,
+    };
+    return this.templates.compile(context === 'default' ? 'guard-default' : 'guard-id', params, (knex, p) =>
+      rightGuardQuery(knex, { id: p.userId, name: p.userName }, { fieldId: p.fieldId, context: context === 'default' ? 'default' : p.contextId }, {
+        contextId: p.expectedContext,
+        typeKey: p.expectedType,
+      }),
+    );
   }
 
   /**

@@ -56,3 +56,16 @@ export function scopeRowQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, i
       knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id', lock)]),
     );
 }
+
+/**
+ * The scope statement as a guard (FieldAccess.rightGuardStatement): one row when the user may still edit the
+ * context `expected` names with the field type it names; a division by zero, which aborts the transaction, when
+ * not (no field, no covering grant, another context or field type). Its grant and membership rows are taken FOR
+ * SHARE, as a write's decision takes them.
+ */
+export function rightGuardQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, ids: ScopeIds, expected: { contextId: number; typeKey: string }): Knex.Raw {
+  return knex.raw(
+    'select 1 / coalesce((select case when s.any_grant and s.may_edit and s.c_id = ? and s.f_type_key = ? then 1 else 0 end from (?) s), 0) as ok',
+    [expected.contextId, expected.typeKey, scopeRowQuery(knex, user, ids, true)],
+  );
+}

@@ -3,7 +3,7 @@ import type { Announcement, ChangeFeed } from '../../platform/events/change-feed
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { AppError } from '../../platform/http/app-error.ts';
 import { WriteGroups } from '../../platform/db/write-groups.ts';
-import { transactionWithCommitBehind, type Committed } from '../../platform/db/commit-behind.ts';
+import { isPipelined, transactionWithCommitBehind, type Committed } from '../../platform/db/commit-behind.ts';
 import type { StatementSender } from '../../platform/db/send-now.ts';
 import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import { actorOf, type Actor } from '../access/actor.ts';
@@ -15,6 +15,7 @@ import { decideUnderLock, lockListDeciding } from './list-write.ts';
 import { checkFieldType, listOf, loadParent, type ListPath, type OptionScope } from './option-scope.ts';
 import { optionTarget, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';
+import { WritePredictions } from './write-predictions.ts';
 import { duplicateValue } from './options.errors.ts';
 
 /**
@@ -123,6 +124,9 @@ const userKey = (u: AuthUser) => `${u.id}/${u.name}`;
  */
 export class OptionWriter {
   private readonly groups = new WriteGroups<WriteJob>((jobs) => this.runGroup(jobs));
+  private readonly predictions = new WritePredictions();
+  /** Groups written the predicted way (for tests and diagnostics). */
+  predictedGroups = 0;
 
   constructor(
     private readonly knex: Knex,
@@ -147,6 +151,16 @@ export class OptionWriter {
 
   /** Runs a group (see the class comment); resolves once its transactions have ended, before the answers. */
   private async runGroup(jobs: WriteJob[]): Promise<void> {
+    const predicted = this.predict(jobs);
+    if (predicted) {
+      const announcement = this.changes.announceWithin?.(FIELD_OPTIONS_TOPIC);
+      const committed = await this.predictedGroup(jobs, predicted, announcement).catch(() => undefined);
+      if (committed) {
+        this.predictedGroups++;
+        return this.answerWhenPublished(committed.result, announcement, committed.beforeCommitRows);
+      }
+      // The prediction did not hold (or the write failed): nothing was written; decided the usual way below.
+    }
     if (jobs.length > 1) {
       const announcement = this.changes.announceWithin?.(FIELD_OPTIONS_TOPIC);
       const committed = await this.together(jobs, announcement).catch(() => undefined);
@@ -174,6 +188,66 @@ export class OptionWriter {
     (announcement ? announcement.delivered(rows) : this.changes.publish(FIELD_OPTIONS_TOPIC)).then(
       () => done.forEach(([job, result]) => job.resolve(result)),
       (err: unknown) => done.forEach(([job]) => job.reject(err)),
+    );
+  }
+
+  /**
+   * Predicted writes: a group of top-level one-statement writes (creates) whose callers each got a decision on
+   * this field and context before (WritePredictions), with a body that plans. They are sent in ONE flight with
+   * the lock, a guard per caller and the announcement and COMMIT (predictedGroup), so that the list lock is held
+   * for the database's own time only, not for a round trip to the server and its event loop.
+   */
+  private predict(jobs: WriteJob[]): Prepared[] | undefined {
+    if (!isPipelined(this.knex)) return undefined;
+    const prepared: Prepared[] = [];
+    for (const job of jobs) {
+      const known = job.at.parentId === null ? this.predictions.get(job.user, job.at.ids) : undefined;
+      if (!known) return undefined;
+      const scope: OptionScope = { ...known, parentId: null };
+      let how: WritePlan<unknown>;
+      try {
+        how = job.plan(scope);
+      } catch {
+        return undefined; // a bad body: answered the usual way (403001 first, then the 400)
+      }
+      if (how.oneStatement !== true || how.guard) return undefined;
+      prepared.push({ scope, how });
+    }
+    return prepared;
+  }
+
+  /**
+   * A predicted group in one transaction and one flight: the list lock; then, for each caller, the guard that
+   * checks its predicted decision under that lock (the right's rows FOR SHARE, as a decision takes them) and
+   * aborts the transaction when it no longer holds; then the writes, the announcement and the COMMIT. A write sent
+   * behind a failed guard is not written: the database refuses every statement of an aborted transaction and
+   * answers the COMMIT as a rollback. Any failure rejects, and the group is then written the usual way.
+   */
+  private predictedGroup(jobs: WriteJob[], prepared: Prepared[], announcement: Announcement | undefined): Promise<Committed<[WriteJob, unknown][]>> {
+    return transactionWithCommitBehind(
+      this.knex,
+      async (trx, sendLast, sender) => {
+        const { ids } = jobs[0]!.at;
+        const done: [WriteJob, unknown][] = [];
+        const guarded = new Set<string>();
+        const sent = sender.together(() => {
+          const statements: Promise<unknown>[] = [sender.send(repo.lockListAtQuery(ids.fieldId, ids.context, null))];
+          for (const [k, job] of jobs.entries()) {
+            if (guarded.has(userKey(job.user))) continue;
+            guarded.add(userKey(job.user));
+            statements.push(sender.send(this.access.rightGuardStatement(job.user, ids, prepared[k]!.scope)));
+          }
+          for (const [k, job] of jobs.entries()) {
+            const send = k === jobs.length - 1 ? sendLast : sender.send.bind(sender);
+            statements.push(this.perform(trx, job, prepared[k]!, sender, send).then((d) => void done.push([job, d.result])));
+          }
+          return statements;
+        });
+        for (const s of sent) s.catch(() => undefined); // awaited together below
+        await Promise.all(sent);
+        return done;
+      },
+      announcement?.statement,
     );
   }
 
@@ -286,11 +360,19 @@ export class OptionWriter {
     decide: (user: AuthUser) => Promise<EditableScope>,
     parentOf: (scope: OptionScope) => Promise<OptionRow>,
   ): Promise<Prepared> {
-    const { field, context } = await decide(job.user);
+    let decision: EditableScope;
+    try {
+      decision = await decide(job.user);
+    } catch (err) {
+      this.predictions.forget(job.user, job.at.ids);
+      throw err;
+    }
+    const { field, context } = decision;
     const scope: OptionScope = { field, context, parentId: job.at.parentId };
     tried.scope = scope;
     const how = (tried.how = job.plan(scope));
     checkFieldType(scope);
+    this.predictions.remember(job.user, job.at.ids, decision);
     if (how.guard) await how.guard(trx);
     if (scope.parentId !== null) await parentOf(scope);
     return { scope, how };

@@ -49,6 +49,11 @@ export class OptionsService {
   /** Every write below goes through it: one transaction per write, or per group of overlapping writes of one list. */
   private readonly writer: OptionWriter;
 
+  /** Groups of creates written in one flight on a predicted decision (option-writer.ts), for tests and diagnostics. */
+  get predictedGroups(): number {
+    return this.writer.predictedGroups;
+  }
+
   /**
    * U4/U9/C1: the list as JSON, from this node's list cache (see options.cache.ts). A child list is
    * remembered only once its parent was found, so an unknown parent is asked of the database each time.

@@ -32,7 +32,7 @@ export async function transactionWithCommitBehind<T>(
   beforeCommit?: Statement,
 ): Promise<Committed<T>> {
   const pool = knex.client as PoolClient;
-  if (pool.config?.connection?.pipeline !== true) return run(await knex.transaction(), work, undefined, beforeCommit);
+  if (!isPipelined(knex)) return run(await knex.transaction(), work, undefined, beforeCommit);
   const client = (await pool.acquireConnection()) as PgClientLike;
   try {
     const flight = new FlightConnection(client);
@@ -41,6 +41,9 @@ export async function transactionWithCommitBehind<T>(
     await pool.releaseConnection(client);
   }
 }
+
+/** Whether `knex`'s transactions run on a FlightConnection (pipelined PostgreSQL connections). */
+export const isPipelined = (knex: Knex): boolean => (knex.client as PoolClient).config?.connection?.pipeline === true;
 
 /** What a committed transaction answers: the work's result, and the rows of the statement run before its COMMIT. */
 export interface Committed<T> {
