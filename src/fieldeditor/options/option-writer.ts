@@ -192,10 +192,11 @@ export class OptionWriter {
   }
 
   /**
-   * Predicted writes: a group of top-level one-statement writes (creates) whose callers each got a decision on
-   * this field and context before (WritePredictions), with a body that plans. They are sent in ONE flight with
-   * the lock, a guard per caller and the announcement and COMMIT (predictedGroup), so that the list lock is held
-   * for the database's own time only, not for a round trip to the server and its event loop.
+   * Predicted writes: a top-level write alone, or a group of top-level one-statement writes (creates), whose callers
+   * each got a decision on this field and context before (WritePredictions), with a body that plans. The lock, a
+   * guard per caller and the writes' first statements leave in ONE flight (predictedGroup): a group of creates
+   * with its announcement and COMMIT, so that the list lock is held for the database's own time only; a rename or
+   * a move alone saves the round trip of its right.
    */
   private predict(jobs: WriteJob[]): Prepared[] | undefined {
     if (!isPipelined(this.knex)) return undefined;
@@ -210,18 +211,22 @@ export class OptionWriter {
       } catch {
         return undefined; // a bad body: answered the usual way (403001 first, then the 400)
       }
-      if (how.oneStatement !== true || how.guard) return undefined;
+      // A group's writes must not see each other's statements out of order: only one-statement writes are
+      // grouped this way. A write alone sends its first statement in the flight (a rename's update, a move's
+      // placement) and the rest once it is answered.
+      if (how.guard || (jobs.length > 1 && how.oneStatement !== true)) return undefined;
       prepared.push({ scope, how });
     }
     return prepared;
   }
 
   /**
-   * A predicted group in one transaction and one flight: the list lock; then, for each caller, the guard that
+   * A predicted group in one transaction: in one flight the list lock; then, for each caller, the guard that
    * checks its predicted decision under that lock (the right's rows FOR SHARE, as a decision takes them) and
-   * aborts the transaction when it no longer holds; then the writes, the announcement and the COMMIT. A write sent
-   * behind a failed guard is not written: the database refuses every statement of an aborted transaction and
-   * answers the COMMIT as a rollback. Any failure rejects, and the group is then written the usual way.
+   * aborts the transaction when it no longer holds; then the writes (their first statements; for creates, all of
+   * it, with the announcement and the COMMIT). A statement sent behind a failed guard is not run: the database
+   * refuses every statement of an aborted transaction and answers the COMMIT as a rollback. Any failure (an
+   * error the write answers, such as a 404, included) rejects, and the group is then written the usual way.
    */
   private predictedGroup(jobs: WriteJob[], prepared: Prepared[], announcement: Announcement | undefined): Promise<Committed<[WriteJob, unknown][]>> {
     return transactionWithCommitBehind(
