@@ -192,11 +192,11 @@ export class OptionWriter {
   }
 
   /**
-   * Predicted writes: a top-level write alone, or a group of top-level one-statement writes (creates), whose callers
-   * each got a decision on this field and context before (WritePredictions), with a body that plans. The lock, a
-   * guard per caller and the writes' first statements leave in ONE flight (predictedGroup): a group of creates
-   * with its announcement and COMMIT, so that the list lock is held for the database's own time only; a rename or
-   * a move alone saves the round trip of its right.
+   * Predicted writes: a group of top-level creates, renames and moves whose callers each got a decision on this
+   * field and context before (WritePredictions), with bodies that plan. The lock, a guard per caller and the
+   * first write's first statement leave in ONE flight (predictedGroup): for creates only, all of them with the
+   * announcement and COMMIT, so that the list lock is held for the database's own time only; otherwise the round
+   * trip of the right is saved.
    */
   private predict(jobs: WriteJob[]): Prepared[] | undefined {
     if (!isPipelined(this.knex)) return undefined;
@@ -211,10 +211,7 @@ export class OptionWriter {
       } catch {
         return undefined; // a bad body: answered the usual way (403001 first, then the 400)
       }
-      // A group's writes must not see each other's statements out of order: only one-statement writes are
-      // grouped this way. A write alone sends its first statement in the flight (a rename's update, a move's
-      // placement) and the rest once it is answered.
-      if (how.guard || (jobs.length > 1 && how.oneStatement !== true)) return undefined;
+      if (how.guard) return undefined;
       prepared.push({ scope, how });
     }
     return prepared;
@@ -223,10 +220,11 @@ export class OptionWriter {
   /**
    * A predicted group in one transaction: in one flight the list lock; then, for each caller, the guard that
    * checks its predicted decision under that lock (the right's rows FOR SHARE, as a decision takes them) and
-   * aborts the transaction when it no longer holds; then the writes (their first statements; for creates, all of
-   * it, with the announcement and the COMMIT). A statement sent behind a failed guard is not run: the database
-   * refuses every statement of an aborted transaction and answers the COMMIT as a rollback. Any failure (an
-   * error the write answers, such as a 404, included) rejects, and the group is then written the usual way.
+   * aborts the transaction when it no longer holds; then the first write's first statement (for creates only,
+   * every write, with the announcement and the COMMIT); the further writes follow in order. A statement sent
+   * behind a failed guard is not run: the database refuses every statement of an aborted transaction and answers
+   * the COMMIT as a rollback. Any failure (an error the write answers, such as a 404, included) rejects, and the
+   * group is then written the usual way.
    */
   private predictedGroup(jobs: WriteJob[], prepared: Prepared[], announcement: Announcement | undefined): Promise<Committed<[WriteJob, unknown][]>> {
     return transactionWithCommitBehind(
@@ -235,6 +233,13 @@ export class OptionWriter {
         const { ids } = jobs[0]!.at;
         const done: [WriteJob, unknown][] = [];
         const guarded = new Set<string>();
+        const perform = (k: number) => {
+          const send = k === jobs.length - 1 ? sendLast : sender.send.bind(sender);
+          return this.perform(trx, jobs[k]!, prepared[k]!, sender, send).then((d) => void done.push([jobs[k]!, d.result]));
+        };
+        // Creates only: all of them in the flight. Otherwise the first write's first statement, and each further
+        // write once the one before is done (as the usual way runs them).
+        const allInFlight = prepared.every((p) => p.how.oneStatement === true);
         const sent = sender.together(() => {
           const statements: Promise<unknown>[] = [sender.send(repo.lockListAtQuery(ids.fieldId, ids.context, null))];
           for (const [k, job] of jobs.entries()) {
@@ -242,14 +247,12 @@ export class OptionWriter {
             guarded.add(userKey(job.user));
             statements.push(sender.send(this.access.rightGuardStatement(job.user, ids, prepared[k]!.scope)));
           }
-          for (const [k, job] of jobs.entries()) {
-            const send = k === jobs.length - 1 ? sendLast : sender.send.bind(sender);
-            statements.push(this.perform(trx, job, prepared[k]!, sender, send).then((d) => void done.push([job, d.result])));
-          }
+          for (let k = 0; k < (allInFlight ? jobs.length : 1); k++) statements.push(perform(k));
           return statements;
         });
         for (const s of sent) s.catch(() => undefined); // awaited together below
         await Promise.all(sent);
+        for (let k = allInFlight ? jobs.length : 1; k < jobs.length; k++) await perform(k);
         return done;
       },
       announcement?.statement,
