@@ -121,6 +121,10 @@ const userKey = (u: AuthUser) => `${u.id}/${u.name}`;
  * decided before it wrote anything (403, 400, 404) is answered at once and the group goes on; any other failure
  * (a duplicate value refused by the unique index, a database error) rolls the group back, and its writes are
  * then run one by one, each in its own transaction, and answered from there.
+ *
+ * A group whose callers each got a decision on this list before is first tried the predicted way (`predict`,
+ * `predictedGroup`): its writes go out in the lock's flight behind a guard per caller that re-checks the decision
+ * under the lock; when one does not hold, nothing is written and the group is run the usual way above.
  */
 export class OptionWriter {
   private readonly groups = new WriteGroups<WriteJob>((jobs) => this.runGroup(jobs));
@@ -160,6 +164,7 @@ export class OptionWriter {
         return this.answerWhenPublished(committed.result, announcement, committed.beforeCommitRows);
       }
       // The prediction did not hold (or the write failed): nothing was written; decided the usual way below.
+      // (A write's own refusal, a 404 say, is thus answered from its second attempt.)
     }
     if (jobs.length > 1) {
       const announcement = this.changes.announceWithin?.(FIELD_OPTIONS_TOPIC);
