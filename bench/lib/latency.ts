@@ -30,14 +30,18 @@ export async function runLatency(scenario: LatencyScenario, ctx: BenchContext): 
     await scenario.call(ctx, i);
     times.push(performance.now() - t0);
   }
-  const elapsedSec = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
+  return summary(times, (performance.now() - started) / 1000);
+}
+
+/** The figures of `times` (one per call, in ms), called over `seconds`. */
+function summary(times: number[], seconds: number): LatencyResult {
+  const sorted = [...times].sort((a, b) => a - b);
   return {
-    iterations,
-    medianMs: percentile(times, 50),
-    p99Ms: percentile(times, 99),
-    maxMs: times[times.length - 1] ?? 0,
-    callsPerSec: elapsedSec > 0 ? iterations / elapsedSec : 0,
+    iterations: times.length,
+    medianMs: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted[sorted.length - 1] ?? 0,
+    callsPerSec: seconds > 0 ? times.length / seconds : 0,
   };
 }
 
@@ -75,13 +79,5 @@ export async function runLatencyInTurns(scenario: LatencyScenario, partner: Late
     ownSec += own / 1000;
     roundRatios.push(other / own);
   }
-  times.sort((a, b) => a - b);
-  return {
-    iterations,
-    medianMs: percentile(times, 50),
-    p99Ms: percentile(times, 99),
-    maxMs: times[times.length - 1] ?? 0,
-    callsPerSec: ownSec > 0 ? iterations / ownSec : 0,
-    roundRatios,
-  };
+  return { ...summary(times, ownSec), roundRatios };
 }
