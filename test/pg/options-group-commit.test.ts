@@ -332,6 +332,41 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       expect(new Set(log.map((e) => e.at)).size).toBe(1);
     });
 
+    it('the same group on predicted decisions (each editor wrote before): one flight for the lock and the guards, each write answered and logged as alone', async () => {
+      const { field, seeder, seeded } = await listWith([uniq('s0-'), uniq('s1-'), uniq('s2-')]);
+      const [e1, e2] = await editors(field, 2);
+      const [w1, w2] = [uniq('w1-'), uniq('w2-')];
+      await addOptions(t, e1!.auth, paths(field.id, 'default').options, [w1]);
+      await addOptions(t, e2!.auth, paths(field.id, 'default').options, [w2]);
+      const predictedBefore = t.services.fieldeditor.options.predictedGroups;
+      const aValue = uniq('a-');
+      const [r0, c1, r2, c2] = [uniq('r0-'), uniq('c1-'), uniq('r2-'), uniq('c2-')];
+      const res = await grouped(field, create(field, seeder, aValue), [
+        rename(field, e1!, seeded[0]!.id, r0),
+        create(field, e2!, c1),
+        rename(field, e2!, seeded[2]!.id, r2),
+        create(field, e1!, c2),
+      ]);
+      expect(res.a.status, JSON.stringify(res.a.body)).toBe(200);
+      for (const r of res.b) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // A alone, then the Bs as one group: both the predicted way.
+      expect(t.services.fieldeditor.options.predictedGroups - predictedBefore).toBe(2);
+      const [b0, b1, b2, b3] = res.b.map((r) => r.body as OptionJson);
+      expect(b0).toEqual({ optionvalue: r0, id: seeded[0]!.id, sequence: 0, disabled: false });
+      expect(b1).toEqual({ optionvalue: c1, id: expect.any(Number), sequence: 6, disabled: false });
+      expect(b2).toEqual({ optionvalue: r2, id: seeded[2]!.id, sequence: 2, disabled: false });
+      expect(b3).toEqual({ optionvalue: c2, id: expect.any(Number), sequence: 7, disabled: false });
+      expect(await listValues(t, seeder.auth, paths(field.id, 'default').options)).toEqual([r0, seeded[1]!.optionvalue, r2, w1, w2, aValue, c1, c2]);
+      const log = (await entries(field)).slice(6); // after the three seeds, the two warm-ups and A
+      expect(log.map(({ actor, kind, option_id }) => ({ actor, kind, option_id }))).toEqual([
+        { actor: e1!.name, kind: 'option.renamed', option_id: seeded[0]!.id },
+        { actor: e2!.name, kind: 'option.created', option_id: b1!.id },
+        { actor: e2!.name, kind: 'option.renamed', option_id: seeded[2]!.id },
+        { actor: e1!.name, kind: 'option.created', option_id: b3!.id },
+      ]);
+      expect(new Set(log.map((e) => e.at)).size).toBe(1);
+    });
+
     it('a create queued behind a running group answers 403001 when its grant was revoked meanwhile, and writes nothing', async () => {
       const { field, seeder } = await listWith([uniq('seed-')]);
       const group = uniq('keepers-');

@@ -238,12 +238,24 @@ export class OptionWriter {
         const { ids } = jobs[0]!.at;
         const done: [WriteJob, unknown][] = [];
         const guarded = new Set<string>();
+        // Each write's last statement (its entry's, Logged.along) is marked as sent: the next write may follow it
+        // at once, since the database runs a connection's statements in the order they were sent.
+        const lastSent: Promise<void>[] = [];
         const perform = (k: number) => {
-          const send = k === jobs.length - 1 ? sendLast : sender.send.bind(sender);
+          let markSent!: () => void;
+          lastSent[k] = new Promise<void>((resolve) => (markSent = resolve));
+          const send: Send =
+            k === jobs.length - 1
+              ? sendLast
+              : (statement) => {
+                  const rows = sender.send<unknown>(statement);
+                  markSent();
+                  return rows;
+                };
           return this.perform(trx, jobs[k]!, prepared[k]!, sender, send).then((d) => void done.push([jobs[k]!, d.result]));
         };
         // Creates only: all of them in the flight. Otherwise the first write's first statement, and each further
-        // write once the one before is done (as the usual way runs them).
+        // write once the one before has sent its last statement (in the order the usual way runs them).
         const allInFlight = prepared.every((p) => p.how.oneStatement === true);
         const sent = sender.together(() => {
           const statements: Promise<unknown>[] = [sender.send(repo.lockListAtQuery(ids.fieldId, ids.context, null))];
@@ -256,8 +268,14 @@ export class OptionWriter {
           return statements;
         });
         for (const s of sent) s.catch(() => undefined); // awaited together below
+        for (let k = allInFlight ? jobs.length : 1; k < jobs.length; k++) {
+          // The write before sent its last statement, or failed (then this rejects, and the group is redone).
+          await Promise.race([lastSent[k - 1]!, sent[sent.length - 1]!]);
+          const next = perform(k);
+          next.catch(() => undefined); // awaited below, with the others
+          sent.push(next);
+        }
         await Promise.all(sent);
-        for (let k = allInFlight ? jobs.length : 1; k < jobs.length; k++) await perform(k);
         return done;
       },
       announcement?.statement,
