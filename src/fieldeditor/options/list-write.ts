@@ -5,7 +5,7 @@ import type { FieldAccess } from '../access/access.service.ts';
 import { contextNotFound } from '../fieldeditor.errors.ts';
 import type { ScopeIds } from '../access/ids.ts';
 import type { EditableScope } from '../access/scope.ts';
-import { lockListAtQuery } from './options.repository.ts';
+import { lockListAtStatement } from './options.repository.ts';
 
 /**
  * The first two steps of every option, child-option and default write, inside its transaction and in this
@@ -45,7 +45,7 @@ export async function lockListDeciding(
   const { statement, decide } = access.editableStatement(user, ids);
   // One write to the socket on PostgreSQL (with the transaction's BEGIN in front: commit-behind.ts).
   const [lock, row] = sender.together(() => [
-    sender.send<{ context_id: number }>(lockListAtQuery(ids.fieldId, ids.context, parentId)),
+    sender.send<{ context_id: number }>(lockListAtStatement(ids.fieldId, ids.context, parentId)),
     sender.send<unknown>(statement),
   ]);
   // Undefined when the path names no context of this field: the decision answers the documented error

@@ -127,7 +127,7 @@ const userKey = (u: AuthUser) => `${u.id}/${u.name}`;
  * under the lock; when one does not hold, nothing is written and the group is run the usual way above.
  */
 export class OptionWriter {
-  private readonly groups = new WriteGroups<WriteJob>((jobs) => this.runGroup(jobs));
+  private readonly groups = new WriteGroups<WriteJob>((jobs) => this.runGroup(jobs, true));
   private readonly predictions = new WritePredictions();
   /** Groups written the predicted way (for tests and diagnostics). */
   predictedGroups = 0;
@@ -141,7 +141,7 @@ export class OptionWriter {
 
   /** Runs one write in its own transaction: for a long write (a delete, a sort or a batch may touch many rows). */
   write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => void this.runGroup([this.job(user, at, plan, resolve, reject)]));
+    return new Promise<T>((resolve, reject) => void this.runGroup([this.job(user, at, plan, resolve, reject)], false));
   }
 
   /** Runs one short write (few statements), which may share a transaction with overlapping writes of its list (see the class comment). */
@@ -153,9 +153,13 @@ export class OptionWriter {
     return { user, actor: actorOf(user), at, plan, resolve: resolve as (r: unknown) => void, reject };
   }
 
-  /** Runs a group (see the class comment); resolves once its transactions have ended, before the answers. */
-  private async runGroup(jobs: WriteJob[]): Promise<void> {
-    const predicted = this.predict(jobs);
+  /**
+   * Runs a group (see the class comment); resolves once its transactions have ended, before the answers. Only short
+   * writes (`predictable`) are tried the predicted way: a long one (a sort, a batch) gains little from it, and a
+   * failing one would run twice.
+   */
+  private async runGroup(jobs: WriteJob[], predictable: boolean): Promise<void> {
+    const predicted = predictable ? this.predict(jobs) : undefined;
     if (predicted) {
       const announcement = this.changes.announceWithin?.(FIELD_OPTIONS_TOPIC);
       const committed = await this.predictedGroup(jobs, predicted, announcement).catch(() => undefined);
@@ -258,7 +262,7 @@ export class OptionWriter {
         // write once the one before has sent its last statement (in the order the usual way runs them).
         const allInFlight = prepared.every((p) => p.how.oneStatement === true);
         const sent = sender.together(() => {
-          const statements: Promise<unknown>[] = [sender.send(repo.lockListAtQuery(ids.fieldId, ids.context, null))];
+          const statements: Promise<unknown>[] = [sender.send(repo.lockListAtStatement(ids.fieldId, ids.context, null))];
           for (const [k, job] of jobs.entries()) {
             if (guarded.has(userKey(job.user))) continue;
             guarded.add(userKey(job.user));

@@ -7,7 +7,7 @@ import { valueKey, type OptionRow } from './options.model.ts';
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =
  * the top-level options). Every write runs inside a transaction that first calls `lockList` (or sends
- * `lockListAtQuery`), so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
+ * `lockListAtStatement`), so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
  * each write ONE row; the dense `sequence` the interface shows is the rank, computed when read.
  */
 export interface ListKey {
@@ -46,7 +46,7 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
  * is taken only when that context belongs to the field. Its one row is the context's id; no row when there is
  * no such context of that field (nothing is locked; the right's decision then answers the documented error).
  */
-export function lockListAtQuery(fieldId: number, context: ContextParam, parentId: number | null): CompiledStatement {
+export function lockListAtStatement(fieldId: number, context: ContextParam, parentId: number | null): CompiledStatement {
   // Written out in both placeholder styles (it is sent on every write; nothing to compile).
   const lock = (which: string, n: (i: number) => string) =>
     `insert into field_option_lists (context_id, parent_key, version)

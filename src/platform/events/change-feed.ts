@@ -92,7 +92,10 @@ const CHANNEL = 'addon_pair_changes';
 /** Marks our listener sessions in pg_stat_activity, so a publisher can count the nodes to wait for. */
 const LISTENER_NAME = 'addon-pair-change-listener';
 const ACK_TIMEOUT_MS = 2000;
-/** announceWithin's statement: the announcement, and the nodes listening now (this one included). */
+/**
+ * The announcement and the nodes listening now (this one included): announceWithin's statement, and the listener
+ * thread's for `publish` (passed to it as `announceText`).
+ */
 const ANNOUNCE_COUNT = 'select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()';
 const ANNOUNCE = {
   text: `select pg_notify($1, $2), (${ANNOUNCE_COUNT}) as n`,
@@ -225,6 +228,7 @@ export class PgChangeFeed implements ChangeFeed {
         cells: this.counters.cells,
         channel: CHANNEL,
         listenerName: LISTENER_NAME,
+        announceText: ANNOUNCE.text,
         nodeId: this.nodeId,
         ackTimeoutMs: ACK_TIMEOUT_MS,
         nodeCountMs: NODE_COUNT_MS,

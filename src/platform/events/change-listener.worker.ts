@@ -23,7 +23,7 @@ export const CHANGE_LISTENER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const pg = require(workerData.pgPath);
-const { url, cells, channel, listenerName, nodeId, ackTimeoutMs, nodeCountMs, liveCell, epochCell } = workerData;
+const { url, cells, channel, listenerName, nodeId, ackTimeoutMs, nodeCountMs, liveCell, epochCell, announceText } = workerData;
 
 let client;
 let connected = false;
@@ -46,8 +46,6 @@ function queryOn(c, text, values, name) {
   return result;
 }
 const COUNT_LISTENERS = 'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()';
-const NOTIFY_AND_COUNT =
-  'select pg_notify($1, $2), (select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()) as n';
 const warn = (msg, err) => post({ type: 'warn', msg, err: err instanceof Error ? err.message : String(err) });
 // A warning of this thread (a deprecation of pg's, say) reaches the server's log, not only the raw stderr.
 process.on('warning', (w) => warn('change listener thread: ' + w.name, w));
@@ -119,7 +117,7 @@ async function publish(m) {
     // acknowledgements the answer waits for. Alone, the answer comes with the statement's: this node's counter
     // was raised before the publish, so waiting for its own notification to come back would add a round trip
     // through the database's notification queue to every write.
-    const { rows } = await queryOn(c, NOTIFY_AND_COUNT, [channel, payload, listenerName], 'ap_notify_count');
+    const { rows } = await queryOn(c, announceText, [channel, payload, listenerName], 'ap_notify_count');
     entry.missing = Math.max(0, (rows[0]?.n ?? 1) - 1);
     if (entry.acked >= entry.missing) entry.done(true);
     result.complete = await acknowledged;
