@@ -4,6 +4,7 @@
 import type { Feature, FeatureContext } from '../platform/feature.ts';
 import type { DirectoryHookSet } from '../directory/directory-hooks.ts';
 import { buildRouter } from '../platform/http/endpoint.ts';
+import { formRules } from '../platform/http/form-body.ts';
 import { lazyDocument } from '../platform/openapi/document.ts';
 import { pingDatabase } from '../platform/db/probes.ts';
 import { notUnderThisVersion, renderFieldEditor } from './fieldeditor.errors.ts';
@@ -98,6 +99,7 @@ export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldedit
       const document = lazyDocument(() => fieldeditorApi(FIELDEDITOR_BASES.map((b) => b.path)), contextPath);
       // The health check runs before authentication on every base path.
       const health = buildRouter(healthEndpoints, { ping: () => pingDatabase(db.knex) });
+      const forms = formRules(fieldeditorEndpoints);
       return {
         apis: [
           // Each base path's router, from every endpoint's declaration (fieldeditor.endpoints.ts): the closed
@@ -109,6 +111,8 @@ export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldedit
             before: [health],
             // The option sync's file (JSON or CSV), read by its route.
             uploads: [SYNC_UPLOAD],
+            // The option writes a script may send as a form (Basic or Bearer, no cookie): form-body.ts.
+            forms,
             routers: [
               buildRouter(
                 fieldeditorEndpoints,

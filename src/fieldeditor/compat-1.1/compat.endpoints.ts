@@ -83,7 +83,7 @@ export const compat11Endpoints: Endpoint<Compat11Deps>[] = [
     },
   },
   {
-    method: 'post', path: V, tag: TAG, access: 'user', params: fieldParams, body: createOptionBody,
+    method: 'post', path: V, tag: TAG, access: 'user', params: fieldParams, body: createOptionBody, formBody: true,
     summary: 'V2: create an option at the end (id, sequence and childOptions are ignored)',
     responses: { 200: json(option, 'The new option') }, errors: ERRORS,
     handle: async (req, res, { options }) => {
@@ -92,7 +92,7 @@ export const compat11Endpoints: Endpoint<Compat11Deps>[] = [
     },
   },
   {
-    method: 'put', path: `${V}/{optionid}`, tag: TAG, access: 'user', params: optionParams, body: updateOptionBody,
+    method: 'put', path: `${V}/{optionid}`, tag: TAG, access: 'user', params: optionParams, body: updateOptionBody, formBody: true,
     summary: 'V3: rename, disable or enable an option (members left out stay; sequence is ignored: use move)',
     responses: { 200: json(option, 'The option') }, errors: ERRORS,
     handle: async (req, res, { options }) => {
@@ -109,7 +109,7 @@ export const compat11Endpoints: Endpoint<Compat11Deps>[] = [
     },
   },
   {
-    method: 'post', path: `${V}/{optionid}/move`, tag: TAG, access: 'user', params: optionParams, body: moveBody,
+    method: 'post', path: `${V}/{optionid}/move`, tag: TAG, access: 'user', params: optionParams, body: moveBody, formBody: true,
     summary: 'V5: move an option first ({"position":"First"}) or after a sibling ({"after":"<id>"}); position wins',
     responses: { 200: json(option, 'The option at its new place') }, errors: ERRORS,
     handle: async (req, res, { options }) => {
@@ -128,7 +128,7 @@ export const compat11Endpoints: Endpoint<Compat11Deps>[] = [
     },
   },
   {
-    method: 'post', path: VC, tag: TAG, access: 'user', params: parentParams, body: createOptionBody,
+    method: 'post', path: VC, tag: TAG, access: 'user', params: parentParams, body: createOptionBody, formBody: true,
     summary: 'V7: create a child option at the end', responses: { 200: json(option, 'The new child option') }, errors: ERRORS,
     handle: async (req, res, { options }) => {
       const { customfieldid, parentoptionid } = parseWith(parentParams, req.params, 'path');
@@ -136,7 +136,7 @@ export const compat11Endpoints: Endpoint<Compat11Deps>[] = [
     },
   },
   {
-    method: 'put', path: `${VC}/{childoptionid}`, tag: TAG, access: 'user', params: childParams, body: updateOptionBody,
+    method: 'put', path: `${VC}/{childoptionid}`, tag: TAG, access: 'user', params: childParams, body: updateOptionBody, formBody: true,
     summary: 'V8: rename, disable or enable a child option', responses: { 200: json(option, 'The child option') }, errors: ERRORS,
     handle: async (req, res, { options }) => {
       const { customfieldid, parentoptionid, childoptionid } = parseWith(childParams, req.params, 'path');
@@ -152,7 +152,7 @@ export const compat11Endpoints: Endpoint<Compat11Deps>[] = [
     },
   },
   {
-    method: 'post', path: `${VC}/{childoptionid}/move`, tag: TAG, access: 'user', params: childParams, body: moveBody,
+    method: 'post', path: `${VC}/{childoptionid}/move`, tag: TAG, access: 'user', params: childParams, body: moveBody, formBody: true,
     summary: 'V10: move a child option among its siblings', responses: { 200: json(option, 'The child option at its new place') }, errors: ERRORS,
     handle: async (req, res, { options }) => {
       const { customfieldid, parentoptionid, childoptionid } = parseWith(childParams, req.params, 'path');

@@ -1,5 +1,6 @@
 // The API 1.1 mount (compat.endpoints.ts under its base paths), part of the field editor's HTTP surface.
 import { buildRouter } from '../../platform/http/endpoint.ts';
+import { formRules } from '../../platform/http/form-body.ts';
 import type { ApiMount } from '../../platform/http/mount-api.ts';
 import { fieldeditorOperations } from '../description/fieldeditor.api.ts';
 import type { FieldAccess } from '../access/access.service.ts';
@@ -18,6 +19,7 @@ export function compat11Mount(deps: { access: FieldAccess; options: OptionsServi
     path,
     aliases,
     render: renderFieldEditor11,
+    forms: formRules(compat11Endpoints),
     routers: [buildRouter(compat11Endpoints, deps), laterRoutes412(fieldeditorOperations.map((op) => op.path))],
   };
 }

@@ -49,7 +49,7 @@ function listEndpoints(child: boolean): Endpoint<OptionsDeps>[] {
   const id = (u: string, c: string) => (child ? c : u);
   // Sort: PUT as the original's clients send it, POST as the interface lists it.
   const sort = (method: 'put' | 'post'): Endpoint<OptionsDeps> => ({
-    method, path: `${base}/sort`, tag: TAG, access: 'user', params: listParams, body: sortBody,
+    method, path: `${base}/sort`, tag: TAG, access: 'user', params: listParams, body: sortBody, formBody: true,
     summary: `${id('U14', 'C6')}: sort the ${what}s by a locale (${method === 'put' ? 'PUT, as older clients send it' : 'POST'})`,
     responses: { 200: json(z.union([option, z.object({}).strict()]), `The first ${what} after sorting ({} for an empty list)`) },
     errors: ERRORS,
@@ -72,7 +72,7 @@ function listEndpoints(child: boolean): Endpoint<OptionsDeps>[] {
       },
     },
     {
-      method: 'post', path: base, tag: TAG, access: 'user', summary: `${id('U5/U10', 'C2')}: create an ${what} at the end`, params: listParams, body: createOptionBody,
+      method: 'post', path: base, tag: TAG, access: 'user', summary: `${id('U5/U10', 'C2')}: create an ${what} at the end`, params: listParams, body: createOptionBody, formBody: true,
       responses: { 200: json(option, `The new ${what}`) }, errors: ERRORS,
       handle: async (req, res, { options }) => {
         const user = currentUser(req);
@@ -82,7 +82,7 @@ function listEndpoints(child: boolean): Endpoint<OptionsDeps>[] {
     sort('put'),
     sort('post'),
     {
-      method: 'put', path: item, tag: TAG, access: 'user', summary: `${id('U6/U11', 'C3')}: rename, disable or enable an ${what}`, params: itemParams, body: updateOptionBody,
+      method: 'put', path: item, tag: TAG, access: 'user', summary: `${id('U6/U11', 'C3')}: rename, disable or enable an ${what}`, params: itemParams, body: updateOptionBody, formBody: true,
       responses: { 200: json(option, `The ${what}`) }, errors: ERRORS,
       handle: async (req, res, { options }) => {
         const user = currentUser(req);
@@ -101,7 +101,7 @@ function listEndpoints(child: boolean): Endpoint<OptionsDeps>[] {
     },
     {
       method: 'post', path: `${item}/move`, tag: TAG, access: 'user', summary: `${id('U8/U13', 'C5')}: move an ${what} first or after a sibling`, params: itemParams,
-      body: moveBody, responses: { 200: json(option, `The ${what} at its new place`) }, errors: ERRORS,
+      body: moveBody, formBody: true, responses: { 200: json(option, `The ${what} at its new place`) }, errors: ERRORS,
       handle: async (req, res, { options }) => {
         const user = currentUser(req);
         const { at, id: optionId } = itemPath(req, child);

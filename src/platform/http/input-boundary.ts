@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import express from 'express';
@@ -8,6 +7,8 @@ import type { RequestStep, StepNext } from './pipeline.ts';
 import { bodyTypeRefusal } from './body-type.ts';
 import { isUpload } from './upload.ts';
 import { firstUnstorable, unstorableMessage } from './storable-text.ts';
+import { verifyUtf8 } from './body-charset.ts';
+import { readForm, scriptFormRule } from './form-body.ts';
 
 /**
  * The one input boundary of every API mount (a step of the request pipeline, pipeline.ts): whatever reaches a router has a path that
@@ -110,8 +111,8 @@ function jsonParser(limit: number) {
 }
 
 /**
- * The pipeline step: the path and query first; then, for a request that may carry a body, its media type
- * (body-type.ts), the JSON body (express.json, up to the API's limit) and every string in it. GET and HEAD
+ * The pipeline step: the path and query first; then, for a request that may carry a body, a script's form on an
+ * operation that takes one (form-body.ts), or else its media type (body-type.ts), the JSON body (express.json, up to the API's limit) and every string in it. GET and HEAD
  * carry no body worth reading: the parser is skipped on the busiest requests.
  */
 export const inputBoundaryStep: RequestStep = {
@@ -123,6 +124,15 @@ export const inputBoundaryStep: RequestStep = {
     if (isBodyless(req.method) || !api) return next();
     // A file its route reads itself, under its own limit (upload.ts).
     if (isUpload(req, api.uploads)) return next();
+    // A form from a script, on an operation that takes one (form-body.ts): read into its JSON body's members.
+    const form = scriptFormRule(req, api.forms);
+    if (form) {
+      return readForm(req, res, api.bodyLimit, form, (err?: unknown) => {
+        if (err) return next(err);
+        checkValue((req as { body?: unknown }).body, '', 0, problems);
+        next(problems.length > 0 ? invalidInput(problems) : undefined);
+      });
+    }
     const typeErr = api.refuseNonJsonBodies ? bodyTypeRefusal(req.method ?? '', req.headers) : undefined;
     if (typeErr) return next(typeErr);
     // express.json only reads the request stream and headers, so it runs on a plain Node request too.
@@ -134,19 +144,3 @@ export const inputBoundaryStep: RequestStep = {
     });
   },
 };
-
-/** A body whose bytes are not UTF-8: thrown by express.json's `verify`, mapped to a 400 by normalizeError. */
-export class BodyCharsetError extends Error {
-  readonly code = 'BODY_NOT_UTF8';
-  constructor() {
-    super('The request body is not valid UTF-8.');
-  }
-}
-
-/**
- * express.json's `verify` hook: JSON is UTF-8 (RFC 8259); undecodable bytes would otherwise become U+FFFD
- * silently. Bodies declaring another charset are decoded by body-parser (unknown charsets answer 415).
- */
-export function verifyUtf8(_req: IncomingMessage, _res: unknown, buf: Buffer, encoding: string): void {
-  if ((encoding === 'utf-8' || encoding === 'utf8') && !isUtf8(buf)) throw new BodyCharsetError();
-}

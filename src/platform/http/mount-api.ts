@@ -3,6 +3,7 @@ import type { AppError } from './app-error.ts';
 import { createErrorHandler, createNotFoundHandler, type ErrorRenderer } from './error-handler.ts';
 import type { RequestPipeline } from './pipeline.ts';
 import type { UploadRule } from './upload.ts';
+import type { FormRule } from './form-body.ts';
 
 export interface ApiMount {
   /** Path under the context path, e.g. `/rest/api/2`. */
@@ -31,6 +32,8 @@ export interface ApiMount {
   family?: 'downloads';
   /** Paths where a body of the named types is a file the route reads itself (upload.ts). */
   uploads?: UploadRule[];
+  /** Operations that take a form body from a script (Basic or Bearer, no cookie): form-body.ts's `formRules`. */
+  forms?: FormRule[];
   /** Paths under `path` where a POST verifies a password (the sign-in): the rate limits count them as logins. */
   loginPaths?: string[];
 }
@@ -47,7 +50,7 @@ export function mountApi(root: IRouter, pipeline: RequestPipeline, api: ApiMount
   const paths = api.aliases ? [api.path, ...api.aliases] : [api.path];
   const info = pipeline.addApi(
     paths,
-    { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore', family: api.family, uploads: api.uploads },
+    { bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT, refuseNonJsonBodies: api.nonJsonBodies !== 'ignore', family: api.family, uploads: api.uploads, forms: api.forms },
     api.loginPaths,
   );
   const r = Router();

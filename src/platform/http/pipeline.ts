@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { UploadRule } from './upload.ts';
+import type { FormRule } from './form-body.ts';
 
 export type StepNext = (err?: unknown) => void;
 
@@ -21,6 +22,8 @@ export interface ApiInfo {
   readonly family?: 'downloads' | undefined;
   /** Paths where a body of the named types is a file the route reads itself (upload.ts). */
   readonly uploads?: readonly UploadRule[] | undefined;
+  /** Operations that read a form body from a script into their JSON body (form-body.ts). */
+  readonly forms?: readonly FormRule[] | undefined;
   /**
    * Paths (context path included, lower case, no trailing slash) where a POST verifies a password (the
    * sign-in): such a request counts against the login limit, before its handler hashes anything.

@@ -102,6 +102,11 @@ function response(r: ResponseDoc, defs: Record<string, unknown>): unknown {
   };
 }
 
+/** A request body's media types: JSON, and the same members as a form where scripts may send one (form-body.ts). */
+function bodyContent(op: OperationDoc, schema: JsonSchema): Record<string, { schema: JsonSchema }> {
+  return op.formBody ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } : { 'application/json': { schema } };
+}
+
 /** The OpenAPI 3.1 document of one API, for a server under `contextPath` (servers are relative URLs). */
 export function buildOpenApiDocument(api: ApiDescription, contextPath: string): OpenApiDocument {
   const defs: Record<string, unknown> = {};
@@ -134,7 +139,7 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
         security: securityOf(op.access),
         parameters: parameters(op, defs),
         ...(op.body
-          ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: toJsonSchema(op.body, 'input', defs) } } } }
+          ? { requestBody: { required: !op.bodyOptional, content: bodyContent(op, toJsonSchema(op.body, 'input', defs)) } }
           : {}),
         responses,
       };

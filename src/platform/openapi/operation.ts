@@ -62,6 +62,11 @@ export interface OperationDoc {
   body?: z.ZodType;
   /** Set when a request without a body is accepted. */
   bodyOptional?: boolean;
+  /**
+   * Set when a script (Basic or Bearer, no cookie) may send the body's simple members as
+   * `application/x-www-form-urlencoded` too (platform/http/form-body.ts): the original's clients do.
+   */
+  formBody?: boolean;
   /** Success answers (and errors specific to this operation). */
   responses: Record<number, ResponseDoc>;
   /** Error statuses taken from the API's error catalogue (401 and 403 follow from `access`, 412 from `versions`). */

@@ -12,12 +12,15 @@ import { createField, FE, grant, paths } from '../../helpers/tracker-fixtures.ts
 const t = useTestApp();
 let bob: TestUser;
 let options: string;
+/** A field-editor write that takes no form body (form-bodies.test.ts has those that do). */
+let contexts: string;
 
 beforeAll(async () => {
   bob = await t.createUser('njb-bob');
   const field = await createField(t);
   await grant(t, field.id, { user: bob.name });
   options = paths(field.id, 'default').options;
+  contexts = `${FE}/admin/customfields/${field.id}/contexts`;
 });
 
 const NO_CHECK = { 'X-Atlassian-Token': 'no-check' };
@@ -39,8 +42,8 @@ const FORMS: { name: string; send: (req: Test) => Test }[] = [
 const APIS = () => [
   {
     api: 'field editor',
-    path: options,
-    auth: bob.auth,
+    path: contexts,
+    auth: t.adminAuth,
     xsrf: { statusCode: 403, subCode: 403004, message: expect.stringMatching(/^XSRF check failed/) },
     unsupported: { statusCode: 415, subCode: 415000, message: expect.stringContaining('application/json') },
   },
@@ -94,7 +97,7 @@ describe('a body that is not JSON', () => {
   });
 
   it('refuses an empty form POST without the header (a forged request needs no body)', async () => {
-    const res = await t.http.post(options).set('Authorization', bob.auth).set('Content-Type', 'application/x-www-form-urlencoded');
+    const res = await t.http.post(contexts).set('Authorization', t.adminAuth).set('Content-Type', 'application/x-www-form-urlencoded');
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ subCode: 403004 });
   });
