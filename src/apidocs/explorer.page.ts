@@ -115,6 +115,8 @@ export const EXPLORER_SCRIPT = `'use strict';
     persistAuthorization: false,
     withCredentials: true,
     tryItOutEnabled: false,
+    // Shows each operation's x-access (who may call it) among its extensions.
+    showExtensions: true,
     requestInterceptor: function (req) {
       if (req.loadSpec && !req.headers.Authorization) {
         var value = credentials();

@@ -39,7 +39,7 @@ export const hostApi: ApiDescription = {
       limited: true,
       operations: [...withLatestAliases([...directoryEndpoints, ...trackerEndpoints]), ...tokenEndpoints, ...sessionEndpoints, ...webhookEndpoints, ...migrationEndpoints],
     },
-    { errors: WIKI_ERRORS, limited: true, operations: wikiEndpoints },
+    { errors: WIKI_ERRORS, limited: true, operations: wikiEndpoints, denied: 'without the space permission or the content restriction the operation needs' },
     { errors: {}, operations: [...statusEndpoints, ...documentEndpoints, ...metricsEndpoints] },
   ],
 };

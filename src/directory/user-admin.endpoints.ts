@@ -66,6 +66,7 @@ export const userAdminEndpoints: Endpoint<UserAdminDeps>[] = [
     method: 'put', path: '/rest/api/2/myself/password', tag: TAG, access: 'user',
     summary: "Change the caller's own password; the current one is checked like a login (a wrong one counts as a failed login)",
     body: s.ownPasswordBody, responses: { 204: empty('Changed; every session and login with the old password ends, this one included') }, errors: [400, 403],
+    denied: 'the current password is wrong (counted as a failed login), or the name is locked after too many failed logins',
     handle: async (req, res, { ownPassword }) => {
       const body = parseWith(s.ownPasswordBody, req.body, 'body');
       await ownPassword.change(currentUser(req), body.currentPassword, body.password, clientAddress(req));

@@ -57,6 +57,8 @@ const deleteOk11 = z.object({ id: z.string().describe('The id of the deleted opt
 export const COMPAT11_ERRORS: ErrorCatalogue = {
   400: json(fieldeditorError, 'Validation errors (subCode 400000); `errors` names each offending parameter or property'),
   401: json(fieldeditorError, 'No or wrong credentials (401000)'),
+  // Only the request pipeline's refusals (XSRF 403004, a read-only token): 1.1 answers missing rights with 500.
+  403: json(fieldeditorError, 'XSRF check failed (403004), or a read-only token'),
   500: json(
     fieldeditorError,
     "As in 1.1: no grant on the field (subCode 403001), the field does not exist (403002), deletes are for administrators only (403003), the option does not exist in the field's default context (404000); or an unexpected error (500000)",

@@ -40,7 +40,12 @@ export function fieldeditorApi(bases: readonly string[]): ApiDescription {
     ],
     groups: [
       // The health check answers before the API's steps (no authentication, no limits); everything else after them.
-      { errors: FIELDEDITOR_ERRORS, limited: true, operations: fieldeditorEndpoints },
+      {
+        errors: FIELDEDITOR_ERRORS,
+        limited: true,
+        operations: fieldeditorEndpoints,
+        denied: 'no grant on the field or its context (403001), the field does not exist (403002), or a delete while deletes are for administrators only (403003)',
+      },
       { errors: FIELDEDITOR_ERRORS, operations: healthEndpoints },
       { errors: COMPAT11_ERRORS, bases: [...COMPAT11_BASES], limited: true, operations: compat11Endpoints },
     ],

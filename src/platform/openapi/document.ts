@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forbiddenReasons, forbiddenText, unauthenticatedReason } from './access-answers.ts';
 import { VERSION_UNAVAILABLE, type Access, type ApiDescription, type JsonSchema, type OperationDoc, type ResponseDoc, type Schema } from './operation.ts';
 
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
@@ -115,17 +116,23 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
   for (const group of api.groups) {
     for (const op of group.operations) {
       const errors = new Set(op.errors ?? []);
-      if (op.access !== 'anyone') errors.add(401);
-      if (op.access === 'admin' || op.access === 'sysadmin') errors.add(403);
+      const unauthenticated = unauthenticatedReason(op);
+      const forbidden = forbiddenReasons(op, group);
+      if (unauthenticated) errors.add(401);
+      if (forbidden.length > 0) errors.add(403);
+      else errors.delete(403);
       if (op.versions) errors.add(VERSION_UNAVAILABLE);
       if (group.limited) errors.add(TOO_MANY_REQUESTS);
       if (group.limited && TAKES_PASSWORD.has(op.access)) errors.add(LOGIN_BUSY);
       const responses: Record<string, unknown> = {};
       for (const [status, r] of Object.entries(op.responses)) responses[status] = response(r, defs);
       for (const status of [...errors].sort()) {
-        const r = op.responses[status] ?? group.errors[status];
+        const own = op.responses[status];
+        const r = own ?? group.errors[status];
         if (!r) throw new Error(`${op.method.toUpperCase()} ${op.path}: no error ${status} in the API's catalogue`);
-        responses[String(status)] ??= response(r, defs);
+        // The catalogue's shape and headers, with this operation's own reasons (access-answers.ts).
+        const description = own ? undefined : status === 401 ? unauthenticated : status === 403 ? forbiddenText(forbidden) : undefined;
+        responses[String(status)] ??= response(description ? { ...r, description } : r, defs);
       }
       const id = operationId(op);
       if (ids.has(id)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
@@ -136,6 +143,8 @@ export function buildOpenApiDocument(api: ApiDescription, contextPath: string): 
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),
         tags: [op.tag],
+        // Who may call it, as declared (the explorer shows it among the operation's extensions).
+        'x-access': op.access,
         security: securityOf(op.access),
         parameters: parameters(op, defs),
         ...(op.body

@@ -71,6 +71,12 @@ export interface OperationDoc {
   responses: Record<number, ResponseDoc>;
   /** Error statuses taken from the API's error catalogue (401 and 403 follow from `access`, 412 from `versions`). */
   errors?: number[];
+  /**
+   * Why a caller with the declared access still gets a 403 that `errors` lists (a wrong current password, no grant
+   * on the field), when it is not its group's `denied`: the document describes each operation's 403 with its own
+   * reasons (access-answers.ts).
+   */
+  denied?: string;
 }
 
 /** The error answers of one API, in its own error shape, by status. */
@@ -87,6 +93,8 @@ export interface OperationGroup {
    * 503 `LOGIN_BUSY`, from its own responses or the catalogue.
    */
   limited?: boolean;
+  /** Why an operation of this group that lists a 403 refuses a caller who has its access (see OperationDoc.denied). */
+  denied?: string;
   /**
    * Paths (under the context path) these operations are served under instead of the API's `bases`: a
    * compatibility base path that answers other routes (the field editor's `1.1`). They become the path items'

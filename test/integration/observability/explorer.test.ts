@@ -68,6 +68,8 @@ describe('the API explorer in a browser', () => {
     await status.waitFor({ timeout: 30_000 });
     expect(await status.textContent()).toContain('200');
     expect(await op.locator('.live-responses-table .response-col_description pre').first().textContent()).toContain(`"name": "${ADMIN.name}"`);
+    // Who may call it: the operation's declared access, among its extensions.
+    expect(await op.locator('tr', { hasText: 'x-access' }).first().textContent()).toContain('user');
 
     // The administrators' document loads with the credentials Authorize holds.
     await page.locator('.topbar select').selectOption({ label: 'Field editor (administrators: Authorize first)' });
