@@ -36,6 +36,38 @@ const ERROR_SELECTORS = [
   },
 ];
 
+/*
+ * Table ownership (docs/architecture.md, "Rooms and tables"): a table's name, in any string or template of the
+ * code, appears only under the folders that own it; another folder reaches its rows through what an owner
+ * exports. The schema migrations (platform/db/migrations) create every table and are left out. One rule per
+ * table (`tables/<name>`), so the blocks below do not replace each other.
+ */
+const TABLE_OWNERS = {
+  field_grants: ['src/fieldeditor/access/**', 'src/fieldeditor/grants/**'],
+  web_sessions: ['src/web/sessions/**'],
+  webhook_deliveries: ['src/webhooks/**'],
+  migration_records: ['src/migration/**'],
+};
+const namesTable = (table) => new RegExp(`\\b${table}\\b`);
+const tableRule = (table, owners) => ({
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const check = (node, text) => {
+      if (typeof text === 'string' && namesTable(table).test(text)) {
+        context.report({ node, message: `The table ${table} belongs to ${owners.join(', ')}: reach it through what its owner exports.` });
+      }
+    };
+    return { Literal: (node) => check(node, node.value), TemplateElement: (node) => check(node, node.value.raw) };
+  },
+});
+const tablesPlugin = { rules: Object.fromEntries(Object.entries(TABLE_OWNERS).map(([table, owners]) => [table, tableRule(table, owners)])) };
+const tableOwnership = Object.entries(TABLE_OWNERS).map(([table, owners]) => ({
+  files: ['src/**/*.ts'],
+  ignores: [...owners, 'src/platform/db/migrations/**'],
+  plugins: { tables: tablesPlugin },
+  rules: { [`tables/${table}`]: 'error' },
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'bench/results', 'coverage'] },
   js.configs.recommended,
@@ -61,6 +93,7 @@ export default tseslint.config(
   },
   { files: REPOSITORY_FILES, ignores: REGISTRY_FILES, rules: { 'no-restricted-syntax': ['error', ...ERROR_SELECTORS] } },
   { files: REGISTRY_FILES, ignores: REPOSITORY_FILES, rules: { 'no-restricted-syntax': ['error', ...TABLE_SELECTORS] } },
+  ...tableOwnership,
   // CommonJS configuration files of tools (dependency-cruiser reads .cjs).
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 );

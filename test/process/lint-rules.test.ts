@@ -79,3 +79,29 @@ describe('the lint rule "error codes live in one registry per API" (npm run lint
     expect(found.find((p) => p.line === 2)?.message).toContain('A table is queried outside a repository');
   });
 });
+
+/**
+ * Table ownership (docs/architecture.md, "Rooms and tables"; issue 43): the name of an owned table in a string or
+ * template of another folder is reported, even in a repository; the owners and the schema migrations may name it.
+ */
+describe('the lint rule "a table is named only by its owners" (npm run lint)', () => {
+  const GRANTS_SQL = [
+    "import type { Knex } from 'knex';",
+    "export const a = (trx: Knex.Transaction) => trx.raw(`delete from field_grants where field_id = ?`, [1]);",
+    "export const b = (trx: Knex.Transaction) => trx('field_grants').del();",
+    '',
+  ].join('\n');
+
+  it('reports field_grants outside fieldeditor/access and fieldeditor/grants', async () => {
+    const found = await problems('src/fieldeditor/maintenance/jobs/lint-probe.repository.ts', GRANTS_SQL);
+    expect(found.map((p) => p.line)).toEqual([2, 3]);
+    expect(found[0]!.message).toMatch(/^tables\/field_grants: The table field_grants belongs to src\/fieldeditor\/access/);
+    expect((await problems('src/migration/lint-probe.repository.ts', GRANTS_SQL)).map((p) => p.message.split(':')[0])).toEqual(['tables/field_grants', 'tables/field_grants']);
+  });
+
+  it('accepts it in the owners and in the schema migrations', async () => {
+    expect(await problems('src/fieldeditor/access/lint-probe.repository.ts', GRANTS_SQL)).toEqual([]);
+    expect(await problems('src/fieldeditor/grants/lint-probe.repository.ts', GRANTS_SQL)).toEqual([]);
+    expect(await problems('src/platform/db/migrations/20990101000000_lint_probe.ts', GRANTS_SQL)).toEqual([]);
+  });
+});

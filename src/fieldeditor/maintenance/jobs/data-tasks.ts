@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { POSITION_GAP } from '../../fieldeditor.model.ts';
 import { pruneUnknownNames } from '../../../directory/auth-failures.repository.ts';
-import { removeDanglingDefaults, removeDanglingGrants, repairOptionOrder } from './jobs.repository.ts';
+import { removeDanglingGrants } from '../../access/grant-repair.repository.ts';
+import { removeDanglingDefaults, repairOptionOrder } from './jobs.repository.ts';
 
 /**
  * The data tasks of JobRunDataMigrationTasks, in the order they run. Each runs once per database (recorded

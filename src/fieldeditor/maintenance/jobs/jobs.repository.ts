@@ -1,12 +1,7 @@
 import type { Knex } from 'knex';
+import { countChanged as countOf } from '../../../platform/db/count-changed.ts';
 
 /** The SQL of the maintenance jobs (JobRunDataMigrationTasks and its data tasks, JobIndexCustomFieldSearchTable). */
-
-/** Runs a data-changing statement (no `returning` of its own) and answers how many rows it changed. */
-const countOf = async (trx: Knex.Transaction, sql: string, bindings: readonly unknown[] = []) => {
-  const { rows } = await trx.raw<{ rows: { n: number }[] }>(`with changed as (${sql} returning 1) select count(*)::int as n from changed`, bindings as never);
-  return Number(rows[0]?.n ?? 0);
-};
 
 /**
  * Records that the task runs on this database; false when it is recorded already (it ran, or a concurrent
@@ -35,17 +30,6 @@ export async function repairOptionOrder(trx: Knex.Transaction, gap: number): Pro
   );
   await trx.raw('update field_option_lists set version = version + 1');
   return changed;
-}
-
-/** Deletes grants of missing users or groups and grants on a context of another field; answers how many. */
-export function removeDanglingGrants(trx: Knex.Transaction): Promise<number> {
-  return countOf(
-    trx,
-    `delete from field_grants g
-      where (g.principal_type = 'user' and not exists (select 1 from users u where u.name_key = g.principal_key))
-         or (g.principal_type = 'group' and not exists (select 1 from groups gr where gr.name_key = g.principal_key))
-         or (g.context_id is not null and not exists (select 1 from field_contexts c where c.id = g.context_id and c.field_id = g.field_id))`,
-  );
 }
 
 /** Deletes default rows naming an option of another context; answers how many. */
