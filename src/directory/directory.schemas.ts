@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { NO_CONTROL } from '../platform/http/storable-text.ts';
 import { MAX_USERNAME_LENGTH } from '../platform/auth/auth-user.ts';
 
-// eslint-disable-next-line no-control-regex
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 
 /** Login names: no colon (Basic auth splits at the first one), no control characters, no outer spaces. */
 export const userName = z

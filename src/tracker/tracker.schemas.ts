@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { NO_CONTROL } from '../platform/http/storable-text.ts';
 import { userName } from '../directory/directory.schemas.ts';
 import { isKnownTypeKey } from './field-types.ts';
 
-// eslint-disable-next-line no-control-regex
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 const text = (what: string, max: number) =>
   z
     .string({ error: `The ${what} must be a string.` })

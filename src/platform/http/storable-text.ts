@@ -30,3 +30,10 @@ export const storableText = <S extends z.ZodType<string>>(schema: S) =>
     const bad = firstUnstorable(v);
     if (bad !== undefined) ctx.addIssue({ code: 'custom', message: unstorableMessage(bad) });
   });
+
+/**
+ * A name without any control character, tab and line breaks and DEL included (user, group, project and issue
+ * type names: one line each, shown in lists and headers); stricter than what can be stored.
+ */
+// eslint-disable-next-line no-control-regex
+export const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;

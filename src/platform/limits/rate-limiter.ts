@@ -17,8 +17,6 @@ export type RateFamily = 'downloads' | 'reads' | 'writes' | 'logins';
 /** Which bucket refused: the caller's (its credential's, for its family) or its address's. */
 export type LimitReason = 'credential' | 'address';
 
-export const RATE_FAMILIES: readonly RateFamily[] = ['downloads', 'reads', 'writes', 'logins'];
-
 declare module 'http' {
   interface IncomingMessage {
     /** Set by the authentication step when this request itself ran the slow password check (a login). */
