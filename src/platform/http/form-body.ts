@@ -3,7 +3,6 @@ import express from 'express';
 import { z } from 'zod';
 import type { FieldProblem } from './app-error.ts';
 import type { OperationDoc } from '../openapi/operation.ts';
-import type { StepNext } from './pipeline.ts';
 import { invalidInput } from './platform.errors.ts';
 import { verifyUtf8 } from './body-charset.ts';
 
@@ -109,6 +108,9 @@ export function formToBody(rule: FormRule, form: Record<string, unknown>): { bod
 /** Most members a form may have: the option writes declare two or three. */
 const MAX_FORM_PARAMETERS = 32;
 
+/** What the pipeline's steps call to go on (pipeline.ts's StepNext; not imported: the pipeline imports FormRule). */
+type Next = (err?: unknown) => void;
+
 const formParsers = new Map<number, ReturnType<typeof express.urlencoded>>();
 function formParser(limit: number) {
   let parser = formParsers.get(limit);
@@ -117,8 +119,8 @@ function formParser(limit: number) {
 }
 
 /** Reads the form (at most `limit` bytes, UTF-8) into `req.body` as `rule`'s JSON body; `next` gets the error, if any. */
-export function readForm(req: IncomingMessage, res: ServerResponse, limit: number, rule: FormRule, next: StepNext): void {
-  const parse = formParser(limit) as unknown as (q: IncomingMessage, s: ServerResponse, n: StepNext) => void;
+export function readForm(req: IncomingMessage, res: ServerResponse, limit: number, rule: FormRule, next: Next): void {
+  const parse = formParser(limit) as unknown as (q: IncomingMessage, s: ServerResponse, n: Next) => void;
   parse(req, res, (err?: unknown) => {
     if (err) return next(err);
     const holder = req as { body?: unknown };

@@ -7,17 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { uniq, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { dataFingerprint } from '../../helpers/db-snapshot.ts';
 import { createField, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
+import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/fieldeditor.paths.ts';
 
 const t = useTestApp();
 let bob: TestUser;
 let cookie: string;
 
-const BASES = [
-  '/rest/trackercustomfieldeditorplugin/1',
-  '/rest/trackercustomfieldeditorplugin/1.2',
-  '/rest/jiracustomfieldeditorplugin/1',
-  '/rest/jiracustomfieldeditorplugin/1.2',
-];
+// Both names (the product's and the original's), each in API versions 1 and 1.2.
+const BASES = FIELDEDITOR_BASES.map((b) => b.path);
 
 beforeAll(async () => {
   bob = await t.createUser(uniq('form-bob'));
