@@ -49,6 +49,9 @@ export class JsonForestReader {
     try {
       step();
     } catch (err) {
+      if (err instanceof JsonStreamError && err.nesting) {
+        throw validationError([{ name: this.where, message: `This field's options have at most ${this.levels} level${this.levels === 1 ? '' : 's'}; the file nests them deeper.` }]);
+      }
       if (err instanceof JsonStreamError) throw validationError([{ name: this.where, message: err.message }]);
       throw err;
     }

@@ -11,7 +11,10 @@ export type JsonEvent =
   | { kind: 'key'; key: string }
   | { kind: 'value'; value: string | number | boolean | null };
 
-export class JsonStreamError extends Error {}
+export class JsonStreamError extends Error {
+  /** Over the nesting bound (the reader may name its own bound instead). */
+  nesting = false;
+}
 
 type Expect = 'value' | 'valueOrClose' | 'key' | 'keyOrClose' | 'colon' | 'after' | 'end';
 
@@ -110,7 +113,11 @@ export class JsonTokens {
     const top = this.stack.at(-1);
     if (c === '{' || c === '[') {
       if (this.expect !== 'value' && this.expect !== 'valueOrClose') this.fail(`a ${c} where none belongs`, at);
-      if (this.stack.length >= this.maxNesting) this.fail(`nested more than ${this.maxNesting} levels`, at);
+      if (this.stack.length >= this.maxNesting) {
+        const err = new JsonStreamError(`Nested more than ${this.maxNesting} levels at character ${this.offset + at + 1}.`);
+        err.nesting = true;
+        throw err;
+      }
       const container = c === '{' ? 'object' : 'array';
       this.stack.push(container);
       this.onEvent({ kind: 'open', container });
