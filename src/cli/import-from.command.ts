@@ -83,14 +83,14 @@ export function parseImportFrom(argv: string[], env: NodeJS.ProcessEnv): ImportF
 type WithDeps = <T>(fn: (deps: MigrationDeps) => Promise<T>) => Promise<T>;
 
 /** The import of one source. A wiki source is opened before the database, so input it refuses writes nothing. */
-async function runSource(args: ImportFromArgs, withDeps: WithDeps, auth: SourceAuth | undefined, progress: (m: string) => void): Promise<MigrationReport> {
+async function runSource(args: ImportFromArgs, withDeps: WithDeps, auth: SourceAuth | undefined, progress: (m: string) => void, maxTextChars: number): Promise<MigrationReport> {
   const sources = await import('../migration/import-sources.ts');
   if (args.source === 'tracker') {
     return withDeps((deps) => sources.importTrackerSource(deps, { url: args.target, auth: auth!, fields: args.fields, dryRun: args.dryRun, progress }));
   }
   const source =
     args.source === 'wiki-export'
-      ? await sources.openWikiExportSource(args.target, { progress })
+      ? await sources.openWikiExportSource(args.target, { progress, maxTextChars })
       : await sources.openWikiRestSource({ url: args.target, auth: auth!, progress });
   try {
     const { importWikiSpaces } = await import('../migration/wiki/space-writer.ts');
@@ -159,7 +159,7 @@ export async function importFromCommand(
   };
   let report: MigrationReport;
   try {
-    report = await runSource(args, withDeps, auth, (m) => io.err(`  ${m}\n`));
+    report = await runSource(args, withDeps, auth, (m) => io.err(`  ${m}\n`), config.wikiExportMaxTextChars);
   } catch (err) {
     throw asOneLine(err);
   }

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Config } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import type { ScopeIds } from '../fieldeditor/access/ids.ts';
-import type { SyncAnswer, SyncFile } from '../fieldeditor/options/options-sync.service.ts';
+import type { SyncAnswer } from '../fieldeditor/options/options-sync.service.ts';
 
 /**
  * `addon-pair options export|sync` (issue 27): the field editor's export and sync of one context's option
@@ -51,23 +51,28 @@ export async function optionsCommand(config: Config | undefined, cmd: OptionsCom
   const { createAuthStore } = await import('../directory/auth-store.repository.ts');
   const { parseScopeIds } = await import('../fieldeditor/access/ids.ts');
   const ids = parseScopeIds(cmd.field, cmd.context);
-  const file = cmd.action === 'sync' ? readSyncFile(cmd) : undefined;
+  const text = cmd.action === 'sync' ? readSyncFile(cmd) : undefined;
   await withContext(config, async (services) => {
     const found = (await createAuthStore(services.db.knex).findLogin(cmd.user!)).user;
     if (!found) throw new StartupError(`There is no user ${cmd.user}.`);
     const { passwordHash: _hash, ...directoryUser } = found;
     const user = asAuthUser(directoryUser, 'basic');
     if (cmd.action === 'export') return dbExport(services.fieldeditor.optionsExport, user, ids, cmd);
-    const answer = await services.fieldeditor.optionsSync.run(user, ids, { dryRun: true, allowDelete: cmd.allowDelete, ifMatch: cmd.ifMatch }, file!);
+    // As the server does (issue 44): the right first, then the file read under the field's bounds.
+    const { levels } = await services.fieldeditor.optionsSync.admit(user, ids);
+    const { readSyncText } = await import('../fieldeditor/options/options-sync.upload.ts');
+    const file = await readSyncText([text!], formatOf(cmd, cmd.file!) === 'csv' ? 'csv' : 'json', levels);
+    const answer = await services.fieldeditor.optionsSync.run(user, ids, { dryRun: true, allowDelete: cmd.allowDelete, ifMatch: cmd.ifMatch }, file);
     say(`preview: ${summary(answer)} (ETag ${answer.etag})`);
     if (!cmd.apply) return void process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-    const applied = await services.fieldeditor.optionsSync.run(user, ids, { dryRun: false, allowDelete: cmd.allowDelete, ifMatch: answer.etag }, file!);
+    const applied = await services.fieldeditor.optionsSync.run(user, ids, { dryRun: false, allowDelete: cmd.allowDelete, ifMatch: answer.etag }, file);
     say(`applied: ${summary(applied)} (operation ${applied.operationId})`);
     process.stdout.write(`${JSON.stringify(applied, null, 2)}\n`);
   });
 }
 
-function readSyncFile(cmd: OptionsCommand): SyncFile {
+/** The file's text (read whole: a local file the operator names, not an upload). */
+function readSyncFile(cmd: OptionsCommand): string {
   const file = cmd.file!;
   let text: string;
   try {
@@ -75,12 +80,7 @@ function readSyncFile(cmd: OptionsCommand): SyncFile {
   } catch (err) {
     throw new StartupError(`Cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'}): check the path.`);
   }
-  if (formatOf(cmd, file) === 'csv') return { csv: text };
-  try {
-    return { json: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown };
-  } catch {
-    throw new StartupError(`${file} is not JSON (name a CSV file *.csv, or pass --format csv).`);
-  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Where the export goes: the --output file, or standard output; waits when it is full. */

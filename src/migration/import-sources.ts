@@ -6,7 +6,7 @@ import type { SourceAuth } from './source-http.ts';
 import type { WikiSource } from './wiki/space-model.ts';
 
 /** A wiki space export: the zip the wiki's XML export writes, or its bare entities.xml. */
-export async function openWikiExportSource(file: string, opts: { progress: (m: string) => void }): Promise<WikiSource> {
+export async function openWikiExportSource(file: string, opts: { progress: (m: string) => void; maxTextChars?: number }): Promise<WikiSource> {
   const { openWikiExport } = await import('./wiki-export/open-wiki-export.ts');
   return openWikiExport(file, opts);
 }

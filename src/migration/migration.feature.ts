@@ -15,7 +15,7 @@ export interface MigrationServices {
 
 export function createMigrationFeature({ config, db, hasher, log }: FeatureContext, wiki: { indexers: ContentIndexers }): Feature<MigrationServices> {
   const progressLog = log.child({ feature: 'migration' });
-  const migration = new MigrationService({ db, hasher, contentIndexers: wiki.indexers }, config.migrationUploadMaxBytes, (m) => progressLog.debug(m));
+  const migration = new MigrationService({ db, hasher, contentIndexers: wiki.indexers }, config.migrationUploadMaxBytes, (m) => progressLog.debug(m), config.wikiExportMaxTextChars);
   return {
     name: 'migration',
     services: { migration },

@@ -19,6 +19,8 @@ export class MigrationService {
     private readonly deps: MigrationDeps,
     private readonly uploadLimit: number,
     private readonly progress: (m: string) => void = () => undefined,
+    /** WIKI_EXPORT_MAX_TEXT_MB in characters; undefined: the reader's default. */
+    private readonly maxTextChars?: number,
   ) {}
 
   async importWikiExport(req: IncomingMessage, type: string, opts: { spaces: string[]; dryRun: boolean }): Promise<MigrationReport> {
@@ -28,7 +30,7 @@ export class MigrationService {
       await spoolUpload(req, file, this.uploadLimit);
       let source;
       try {
-        source = await openWikiExportSource(file, { progress: this.progress });
+        source = await openWikiExportSource(file, { progress: this.progress, maxTextChars: this.maxTextChars });
       } catch (err) {
         throw refusal(err);
       }

@@ -3,7 +3,7 @@ import { parseCsv } from '../../src/fieldeditor/options/options-csv.ts';
 import { joinPath, splitPath } from '../../src/fieldeditor/options/option-path.ts';
 import { csvCell } from '../../src/fieldeditor/options/options-export.format.ts';
 import { diffTree } from '../../src/fieldeditor/options/options-sync.diff.ts';
-import { forestFromCsv } from '../../src/fieldeditor/options/options-sync.input.ts';
+import { CsvForestReader, forestFromCsv } from '../../src/fieldeditor/options/options-sync.csv.ts';
 import type { TreeRow } from '../../src/fieldeditor/options/options-tree.repository.ts';
 import type { FieldProblem } from '../../src/platform/http/app-error.ts';
 
@@ -48,7 +48,9 @@ describe('the diff of a sync', () => {
   const tree = [row(1, ['A'], 0), row(11, ['A', 'x'], 0, 1), row(12, ['A', 'y'], 1, 1), row(2, ['B'], 1), row(3, ['C'], 2), row(4, ['D'], 3)];
   const diff = (csv: string, allowDelete = false) => {
     const problems: FieldProblem[] = [];
-    const forest = forestFromCsv(csv, tree, problems);
+    const reader = new CsvForestReader(2, problems);
+    reader.push(csv);
+    const forest = forestFromCsv(reader.end(), tree, problems);
     const { plan, problems: more } = diffTree(tree, forest, 2, allowDelete);
     return { diff: plan.diff, problems: [...problems, ...more] };
   };
@@ -78,6 +80,6 @@ describe('the diff of a sync', () => {
 
   it('refuses duplicates among siblings, unknown ids and too deep options, all at once', () => {
     const { problems } = diff('id,path\r\n,A/x2\r\n,A/X2\r\n99,E\r\n,A/x/deep');
-    expect(problems.map((p) => p.name).sort()).toEqual(['row 3.path', 'row 4.id', 'row 5'].sort());
+    expect(problems.map((p) => p.name).sort()).toEqual(['row 3.path', 'row 4.id', 'row 5.path'].sort());
   });
 });

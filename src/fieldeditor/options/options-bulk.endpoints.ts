@@ -14,10 +14,13 @@ import { contextParams, option, optionParams } from '../fieldeditor.openapi-sche
 import { batchBody, MAX_BATCH_ITEMS } from './options-batch.schemas.ts';
 import type { OptionsDeps } from './options.endpoints.ts';
 import type { ExportSink, OptionsExport } from './options-export.service.ts';
-import type { OptionsSync, SyncFile } from './options-sync.service.ts';
-import { readUpload, uploadType, type UploadRule } from '../../platform/http/upload.ts';
-import { invalidJson, unsupportedMediaType } from '../../platform/http/platform.errors.ts';
+import type { OptionsSync } from './options-sync.service.ts';
+import { uploadType, type UploadRule } from '../../platform/http/upload.ts';
+import { unsupportedMediaType } from '../../platform/http/platform.errors.ts';
+import { OnePerKey } from '../../platform/limits/one-per-key.ts';
 import { headerNames } from './options-tag.ts';
+import { preconditionRequired, syncRunning } from './options.errors.ts';
+import { readSyncFile } from './options-sync.upload.ts';
 
 const TAG = 'User: options in bulk';
 const OPTIONS = '/user/customfields/{customFieldId}/contexts/{contextId}/options';
@@ -35,36 +38,28 @@ export interface OptionsBulkDeps extends OptionsDeps {
  * server does not allow; text/plain stays refused by the XSRF rule like on every JSON endpoint.
  */
 export const SYNC_UPLOAD: UploadRule = { path: /\/user\/customfields\/[^/]+\/contexts\/[^/]+\/options\/sync\/?$/, types: ['text/csv', 'application/json'] };
-export const SYNC_UPLOAD_LIMIT = 32 * 1024 * 1024;
 
 const syncQuery = z.object({
   dryRun: z.stringbool({ error: 'must be true or false' }).default(true),
   allowDelete: z.stringbool({ error: 'must be true or false' }).default(false),
 });
 
-/** The uploaded file: CSV as text, JSON parsed (400 when it is not JSON). */
-async function syncFile(req: Request): Promise<SyncFile> {
-  const type = uploadType(req);
-  if (type !== 'text/csv' && type !== 'application/json') throw unsupportedMediaType(type || 'none');
-  const text = await readUpload(req, SYNC_UPLOAD_LIMIT);
-  if (type === 'text/csv') return { csv: text };
-  try {
-    return { json: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown };
-  } catch {
-    throw invalidJson();
-  }
-}
+/** One sync per user at a time on a node (issue 44): a second answers 409 before its file is read. */
+const syncsRunning = new OnePerKey();
 
 const diffItem = z.object({ id: z.number().int().optional(), path: z.string() }).catchall(z.unknown());
 const syncEndpoint: Endpoint<OptionsBulkDeps> = {
   method: 'post', path: `${OPTIONS}/sync`, tag: TAG, access: 'user', versions: SINCE_1, params: contextParams, query: syncQuery,
   summary: 'Preview (dryRun=true, the default) or apply the changes that bring the option tree to a file (JSON or CSV as exported)',
   description:
-    'The body is a file in an export\'s shape: `application/json` or `text/csv` (up to 32 MB, 100,000 options). Ids match existing options ' +
+    'The body is a file in an export\'s shape: `application/json` or `text/csv` (up to 32 MB, 100,000 options, the field\'s levels: ' +
+    '1, 2, or 1,000 on a multi-level select). The right is decided before the file is read (403 unread); the file is read as it arrives ' +
+    'and the first option or row over a bound answers 400 naming it. One sync per user at a time: a second while one runs answers 409 (409001). ' +
+    'Ids match existing options ' +
     '(a new place is a move); options without an id match by name under the same parent (without regard to case); the rest are created. ' +
     'Options the file leaves out are listed as `unlisted` and kept, or deleted with `allowDelete=true` (subject to the only-admins-delete setting). ' +
     '`default: true` marks options that are (or hold) a default value. The answer\'s `etag` (and ETag header) names the tree the diff was made on: ' +
-    'applying (`dryRun=false`) needs it in If-Match (428 without, 412 with subCode 412001 when the tree changed since), and writes exactly the diff, ' +
+    'applying (`dryRun=false`) needs it in If-Match (428 without it or with `*`, 412 with subCode 412001 when the tree changed since), and writes exactly the diff, ' +
     'in one transaction, one event-log entry per changed option sharing `operationId`.',
   bodyOptional: false,
   responses: {
@@ -76,18 +71,31 @@ const syncEndpoint: Endpoint<OptionsBulkDeps> = {
       'The diff; applied: whether it was written',
     ),
     412: json(z.object({ statusCode: z.number(), subCode: z.number(), message: z.string() }), 'If-Match does not name the tree any more (412001): preview again'),
-    428: json(z.object({ statusCode: z.number(), subCode: z.number(), message: z.string() }), 'dryRun=false without If-Match (428000)'),
+    409: json(z.object({ statusCode: z.number(), subCode: z.number(), message: z.string() }), 'Another sync of this user is running (409001)'),
+    428: json(z.object({ statusCode: z.number(), subCode: z.number(), message: z.string() }), 'dryRun=false without If-Match, or with `*` (428000)'),
   },
   errors: [400, 403, 404, 413, 415],
   handle: async (req, res, { optionsSync }) => {
     const user = currentUser(req);
     const ids = parseScopeIds(pathParam(req, 'customFieldId'), pathParam(req, 'contextId'));
     const query = parseWith(syncQuery, req.query, 'query');
-    const file = await syncFile(req);
+    const type = uploadType(req);
+    if (type !== 'text/csv' && type !== 'application/json') throw unsupportedMediaType(type || 'none');
+    // In this order, each before a byte of the file is read (issue 44): the right, the precondition, the user's slot.
+    const { levels } = await optionsSync.admit(user, ids);
     const ifMatch = req.headers['if-match'];
-    const answer = await optionsSync.run(user, ids, { ...query, ifMatch }, file);
-    res.setHeader('ETag', answer.etag);
-    res.json(answer);
+    // `*` names any tree: an apply must name the previewed one.
+    if (!query.dryRun && (ifMatch === undefined || ifMatch.trim() === '*')) throw preconditionRequired();
+    const release = syncsRunning.take(String(user.id));
+    if (!release) throw syncRunning();
+    try {
+      const file = await readSyncFile(req, type, levels);
+      const answer = await optionsSync.run(user, ids, { ...query, ifMatch }, file);
+      res.setHeader('ETag', answer.etag);
+      res.json(answer);
+    } finally {
+      release();
+    }
   },
 };
 

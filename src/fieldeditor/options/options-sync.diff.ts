@@ -78,36 +78,62 @@ export function diffTree(tree: readonly TreeRow[], forest: readonly FileNode[], 
   const claimed = new Map<number, FileNode>();
 
   // Ids first, anywhere in the file; then names, list by list, among the options of the matched parent.
-  const walkIds = (nodes: readonly FileNode[]) => {
-    for (const n of nodes) {
-      if (n.id !== undefined) {
-        const row = byId.get(n.id);
-        if (!row) problems.push({ name: `${n.where}.id`, message: `There is no option ${n.id} in this context (leave the id out to create the option).`, value: { id: n.id } });
-        else if (claimed.has(n.id)) problems.push({ name: `${n.where}.id`, message: `The option ${n.id} is on ${claimed.get(n.id)!.where} already.`, value: { id: n.id } });
-        else {
-          claimed.set(n.id, n);
-          match.set(n, row);
-        }
-      }
-      walkIds(n.children);
+  // Iterative, depth first in the file's order (a stack of nodes, children pushed last first): a file of any
+  // depth costs no call stack (issue 44).
+  const preorder = <T>(first: readonly T[], childrenOf: (x: T) => readonly T[], step: (x: T) => void) => {
+    const stack = [...first].reverse();
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      step(x);
+      const kids = childrenOf(x);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
     }
   };
-  walkIds(forest);
-  const walkNames = (nodes: readonly FileNode[], parentId: number | undefined, depth: number) => {
-    for (const n of nodes) {
+  preorder(forest, (n) => n.children, (n) => {
+    if (n.id === undefined) return;
+    const row = byId.get(n.id);
+    if (!row) problems.push({ name: `${n.where}.id`, message: `There is no option ${n.id} in this context (leave the id out to create the option).`, value: { id: n.id } });
+    else if (claimed.has(n.id)) problems.push({ name: `${n.where}.id`, message: `The option ${n.id} is on ${claimed.get(n.id)!.where} already.`, value: { id: n.id } });
+    else {
+      claimed.set(n.id, n);
+      match.set(n, row);
+    }
+  });
+  // Unclaimed options of a list by name key, built when the list is first asked (a linear search per file
+  // option would be quadratic in a list of 100,000); claimed ones are dropped from the front as they are met.
+  const byName = new Map<number, Map<string, TreeRow[]>>();
+  const unclaimedNamed = (parentId: number, key: string): TreeRow | undefined => {
+    let names = byName.get(parentId);
+    if (!names) {
+      names = new Map();
+      for (const r of childrenOf.get(parentId) ?? []) {
+        const k = valueKey(r.value);
+        const list = names.get(k);
+        if (list) list.push(r);
+        else names.set(k, [r]);
+      }
+      byName.set(parentId, names);
+    }
+    const list = names.get(key) ?? [];
+    while (list.length > 0 && claimed.has(list[0]!.id)) list.shift();
+    return list[0];
+  };
+  // Names: a node's parent is matched before its children are taken (depth first), so their list is known.
+  type Named = { n: FileNode; parentId: number | undefined; depth: number };
+  preorder<Named>(
+    forest.map((n) => ({ n, parentId: 0, depth: 0 })),
+    (x) => x.n.children.map((c) => ({ n: c, parentId: match.get(x.n)?.id, depth: x.depth + 1 })),
+    ({ n, parentId, depth }) => {
       if (depth >= maxDepth) problems.push({ name: n.where, message: `This field's options have at most ${maxDepth} level${maxDepth === 1 ? '' : 's'}; this one would be on level ${depth + 1}.` });
       if (!match.has(n) && n.id === undefined && parentId !== undefined) {
-        const key = valueKey(n.value);
-        const row = (childrenOf.get(parentId) ?? []).find((r) => !claimed.has(r.id) && valueKey(r.value) === key);
+        const row = unclaimedNamed(parentId, valueKey(n.value));
         if (row) {
           claimed.set(row.id, n);
           match.set(n, row);
         }
       }
-      walkNames(n.children, match.get(n)?.id, depth + 1);
-    }
-  };
-  walkNames(forest, 0, 0);
+    },
+  );
 
   const unmatched = tree.filter((r) => !claimed.has(r.id));
   const unmatchedIds = new Set(unmatched.map((r) => r.id));
@@ -118,7 +144,10 @@ export function diffTree(tree: readonly TreeRow[], forest: readonly FileNode[], 
   const plan: SyncPlan = { diff, asideIds: [], creates: [], updates: [], deletes: [], changes: [] };
 
   // Every wanted list: its members in their final order (file options, and kept options after the sibling they follow now).
-  const visit = (nodes: readonly FileNode[], parent: PlanParent, parentPath: readonly string[], parentRowId: number | undefined, depth: number) => {
+  // Iterative (issue 44): a stack of lists, each with the next member to place; a member's children are a list
+  // opened on top of its own, so the order is the recursion's (depth first) and any depth costs no call stack.
+  // Paths are texts extended by one name per level (not arrays copied at every level).
+  const open = (nodes: readonly FileNode[], parent: PlanParent, parentPath: string | undefined, parentRowId: number | undefined, depth: number) => {
     const sorted = nodes.map((n, i) => ({ n, i })).sort((a, b) => (a.n.position ?? a.i) - (b.n.position ?? b.i) || a.i - b.i).map((x) => x.n);
     const after = new Map<number | 'start', TreeRow[]>();
     if (parentRowId !== undefined) {
@@ -137,10 +166,14 @@ export function diffTree(tree: readonly TreeRow[], forest: readonly FileNode[], 
       }
     }
     const members: ({ node: FileNode } | { row: TreeRow })[] = [];
+    // Kept options follow one another (each the anchor of the next): a stack, not a recursion as deep as the list.
     const emitKept = (key: number | 'start') => {
-      for (const r of after.get(key) ?? []) {
+      const stack = [...(after.get(key) ?? [])].reverse();
+      while (stack.length > 0) {
+        const r = stack.pop()!;
         members.push({ row: r });
-        emitKept(r.id);
+        const next = after.get(r.id) ?? [];
+        for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
       }
     };
     emitKept('start');
@@ -170,50 +203,59 @@ export function diffTree(tree: readonly TreeRow[], forest: readonly FileNode[], 
     const parentIdNow = parentRowId === undefined ? null : parentRowId === 0 ? null : parentRowId;
     const level: SyncPlan['creates'][number] = (plan.creates[depth] ??= []);
 
-    members.forEach((m, position) => {
-      if (!('node' in m)) {
-        if (rewrite) plan.updates.push({ id: m.row.id, position });
-        return;
-      }
-      const n = m.node;
-      const path = [...parentPath, n.value];
-      const row = match.get(n);
-      if (!row) {
-        const disabled = n.disabled ?? false;
-        diff.create.push({ path: joinPath(path), optionvalue: n.value, parentId: parentIdNow, disabled, position });
-        level.push({ node: n, parent, position, disabled });
-        plan.changes.push({ node: n, kind: 'option.created', before: null, after: { value: n.value, disabled, parent, position } });
-      } else {
-        const renamed = row.value !== n.value;
-        const reparented = (row.parent_id ?? 0) !== (parentRowId ?? -1);
-        const moved = reparented || !stays.has(row.id);
-        const toggled = n.disabled !== undefined && n.disabled !== row.disabled;
-        const disabled = n.disabled ?? row.disabled;
-        const p = joinPath(path);
-        if (renamed) diff.rename.push({ id: row.id, path: p, from: row.value, to: n.value });
-        if (moved) diff.move.push({ id: row.id, path: p, fromParentId: row.parent_id, toParentId: parentIdNow, fromPosition: row.seq, toPosition: position });
-        if (toggled && disabled) diff.disable.push({ id: row.id, path: p, ...(row.is_default ? { default: true as const } : {}) });
-        if (toggled && !disabled) diff.enable.push({ id: row.id, path: p });
-        if (renamed || reparented) plan.asideIds.push(row.id);
-        if (renamed || toggled || reparented || rewrite) {
-          plan.updates.push({
-            id: row.id,
-            ...(renamed ? { value: n.value } : {}),
-            ...(toggled ? { disabled } : {}),
-            ...(reparented ? { parent } : {}),
-            ...(rewrite ? { position } : {}),
-          });
-        }
-        const aspects = [renamed, moved, toggled].filter(Boolean).length;
-        if (aspects > 0) {
-          const kind = aspects > 1 ? 'option.updated' : renamed ? 'option.renamed' : moved ? 'option.moved' : disabled ? 'option.disabled' : 'option.enabled';
-          plan.changes.push({ id: row.id, kind, before: row, after: { value: n.value, disabled, parent, position } });
-        }
-      }
-      visit(n.children, row ? { id: row.id } : { node: n }, path, row?.id, depth + 1);
-    });
+    return { members, parent, parentPath, parentRowId, depth, rewrite, stays, parentIdNow, level, next: 0 };
   };
-  visit(forest, null, [], 0, 0);
+  const lists = [open(forest, null, undefined, 0, 0)];
+  while (lists.length > 0) {
+    const list = lists.at(-1)!;
+    if (list.next >= list.members.length) {
+      lists.pop();
+      continue;
+    }
+    const { members, parent, parentPath, parentRowId, depth, rewrite, stays, parentIdNow, level } = list;
+    const position = list.next++;
+    const m = members[position]!;
+    if (!('node' in m)) {
+      if (rewrite) plan.updates.push({ id: m.row.id, position });
+      continue;
+    }
+    const n = m.node;
+    const path = parentPath === undefined ? joinPath([n.value]) : `${parentPath}/${joinPath([n.value])}`;
+    const row = match.get(n);
+    if (!row) {
+      const disabled = n.disabled ?? false;
+      diff.create.push({ path, optionvalue: n.value, parentId: parentIdNow, disabled, position });
+      level.push({ node: n, parent, position, disabled });
+      plan.changes.push({ node: n, kind: 'option.created', before: null, after: { value: n.value, disabled, parent, position } });
+    } else {
+      const renamed = row.value !== n.value;
+      const reparented = (row.parent_id ?? 0) !== (parentRowId ?? -1);
+      const moved = reparented || !stays.has(row.id);
+      const toggled = n.disabled !== undefined && n.disabled !== row.disabled;
+      const disabled = n.disabled ?? row.disabled;
+      const p = path;
+      if (renamed) diff.rename.push({ id: row.id, path: p, from: row.value, to: n.value });
+      if (moved) diff.move.push({ id: row.id, path: p, fromParentId: row.parent_id, toParentId: parentIdNow, fromPosition: row.seq, toPosition: position });
+      if (toggled && disabled) diff.disable.push({ id: row.id, path: p, ...(row.is_default ? { default: true as const } : {}) });
+      if (toggled && !disabled) diff.enable.push({ id: row.id, path: p });
+      if (renamed || reparented) plan.asideIds.push(row.id);
+      if (renamed || toggled || reparented || rewrite) {
+        plan.updates.push({
+          id: row.id,
+          ...(renamed ? { value: n.value } : {}),
+          ...(toggled ? { disabled } : {}),
+          ...(reparented ? { parent } : {}),
+          ...(rewrite ? { position } : {}),
+        });
+      }
+      const aspects = [renamed, moved, toggled].filter(Boolean).length;
+      if (aspects > 0) {
+        const kind = aspects > 1 ? 'option.updated' : renamed ? 'option.renamed' : moved ? 'option.moved' : disabled ? 'option.disabled' : 'option.enabled';
+        plan.changes.push({ id: row.id, kind, before: row, after: { value: n.value, disabled, parent, position } });
+      }
+    }
+    lists.push(open(n.children, row ? { id: row.id } : { node: n }, path, row?.id, depth + 1));
+  }
 
   // Options the file leaves out: deleted (the topmost ones; descendants the file keeps elsewhere moved out first) or kept.
   const descendantsGone = new Map<number, number>();

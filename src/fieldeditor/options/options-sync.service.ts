@@ -21,12 +21,11 @@ import { fieldTypeRefusal } from './option-scope.ts';
 import { deleteOptions, insertPlaced, setKeysAside, updatePlaced } from './options-batch.repository.ts';
 import { preconditionFailed, preconditionRequired } from './options.errors.ts';
 import { diffTree, type PlanParent, type SyncDiff, type SyncPlan } from './options-sync.diff.ts';
-import { forestFromCsv, forestFromJson, type FileNode } from './options-sync.input.ts';
+import { forestFromCsv } from './options-sync.csv.ts';
+import { syncLevels, type FileNode } from './options-sync.input.ts';
+import type { SyncFile } from './options-sync.upload.ts';
 import { headerNames, treeTag } from './options-tag.ts';
 import { listVersions, lockTree, readTree, type TreeRow } from './options-tree.repository.ts';
-
-/** The file of a sync as it arrived: parsed JSON, or CSV text. */
-export type SyncFile = { json: unknown } | { csv: string };
 
 export interface SyncRequest {
   dryRun: boolean;
@@ -36,8 +35,6 @@ export interface SyncRequest {
 }
 
 export type SyncAnswer = SyncDiff & { applied: boolean; etag: string; operationId?: string };
-
-const depthOf = (s: EditableScope) => (!isCascading(s.field) ? 1 : isMultiLevel(s.field) ? Number.POSITIVE_INFINITY : 2);
 
 /**
  * POST options/sync (issue 27): brings a context's option tree to the tree of a file. A dry run reads the
@@ -56,6 +53,17 @@ export class OptionsSync {
     private readonly changes: ChangeFeed,
     private readonly eventLog: EventLog,
   ) {}
+
+  /**
+   * The caller's right to sync this context, decided before its file is read (issue 44: no byte of an upload
+   * is read for a caller without a grant), and how deep the field's options go. A read decision (the scope
+   * cache); applying decides again inside its transaction.
+   */
+  async admit(user: AuthUser, ids: ScopeIds): Promise<{ levels: number }> {
+    const scope = await this.access.readable(user, ids);
+    checkType(scope);
+    return { levels: syncLevels(scope.field) };
+  }
 
   async run(user: AuthUser, ids: ScopeIds, req: SyncRequest, file: SyncFile): Promise<SyncAnswer> {
     return req.dryRun ? this.preview(user, ids, req, file) : this.apply(user, ids, req, file);
@@ -112,10 +120,10 @@ const MAX_PROBLEMS = 100;
 
 /** The file read and compared with the tree: every problem of either step answered at once (400, nothing written). */
 function planOf(tree: TreeRow[], file: SyncFile, scope: EditableScope, allowDelete: boolean): { plan: SyncPlan } {
-  const problems: FieldProblem[] = [];
-  const forest: FileNode[] = 'csv' in file ? forestFromCsv(file.csv, tree, problems) : forestFromJson(file.json, problems);
+  const problems: FieldProblem[] = [...file.problems];
+  const forest: FileNode[] = 'csv' in file ? forestFromCsv(file.csv, tree, problems) : file.forest;
   // Compared even when the file has problems (the options that have one left out), so that all are answered.
-  const { plan, problems: diffProblems } = diffTree(tree, forest, depthOf(scope), allowDelete);
+  const { plan, problems: diffProblems } = diffTree(tree, forest, syncLevels(scope.field), allowDelete);
   problems.push(...diffProblems);
   if (problems.length > 0) throw validationError(problems.slice(0, MAX_PROBLEMS));
   return { plan };

@@ -57,3 +57,7 @@ export const preconditionFailed = () =>
 /** A sync applied without If-Match: the preview's ETag is required, so that exactly the previewed diff is applied. */
 export const preconditionRequired = () =>
   new AppError(428, 'PRECONDITION_REQUIRED', 'Applying a sync needs If-Match with the ETag of the preview (or of the export it was made from).', { subCode: 428000 });
+
+/** A second option sync of one user while the first is running (issue 44: one at a time per user and node). */
+export const syncRunning = () =>
+  new AppError(409, 'SYNC_RUNNING', 'One of your option syncs is still running: send the next once it has answered.', { subCode: 409001 });

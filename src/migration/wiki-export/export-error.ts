@@ -11,7 +11,8 @@ export type WikiExportErrorKind =
   | 'malformed-xml'
   | 'not-export'
   | 'bad-value'
-  | 'no-room';
+  | 'no-room'
+  | 'text-too-large';
 
 export class WikiExportError extends Error {
   constructor(

@@ -42,6 +42,16 @@ type Capture = 'id' | 'prop' | 'ref' | 'element';
 const OWN_UP_TO = 4096;
 const own = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 
+/**
+ * The most characters one node of entities.xml may hold (a text, a CDATA section, a comment, a tag with its
+ * attributes) unless WIKI_EXPORT_MAX_TEXT_MB says otherwise (issue 44): saxes keeps a node whole until it ends,
+ * so a 300 MB CDATA would be held whole. Far above any real body (the wiki refuses pages of a few MB).
+ */
+export const DEFAULT_MAX_NODE_CHARS = 64 * 1024 * 1024;
+
+/** What the reader writes to saxes at once: the node bound is checked between pieces, so memory stays flat. */
+const PIECE = 64 * 1024;
+
 class ObjectParser {
   private readonly parser = new SaxesParser();
   private readonly done: ExportObject[] = [];
@@ -56,11 +66,17 @@ class ObjectParser {
   private elemCls = '';
   private capture: Capture | undefined;
   private text: string[] = [];
+  private textChars = 0;
   private carry = '';
   /** Forbidden characters found outside any object. */
   droppedOutside = 0;
+  /** saxes' position at its last event: what it has read since is one node it still holds. */
+  private lastEvent = 0;
 
-  constructor(private readonly label: string) {
+  constructor(
+    private readonly label: string,
+    private readonly maxNodeChars: number,
+  ) {
     this.parser.on('error', (err) => {
       // saxes says "4:60: unexpected close tag." (line:column: what); said here as "line 4, column 60: …".
       const m = /(\d+):(\d+): (.*?)\.?$/.exec(err.message);
@@ -68,14 +84,24 @@ class ObjectParser {
       if (!this.rootSeen) throw new WikiExportError('not-export', `${label} is not a wiki space export: not XML (${where})`);
       throw new WikiExportError('malformed-xml', `${label} is not well-formed XML: ${where}`);
     });
-    this.parser.on('opentag', (tag) => this.open(tag as SaxesTagPlain));
-    this.parser.on('closetag', (tag) => this.close(tag.name));
+    const seen = () => (this.lastEvent = this.parser.position);
+    this.parser.on('opentag', (tag) => {
+      seen();
+      this.open(tag as SaxesTagPlain);
+    });
+    this.parser.on('closetag', (tag) => {
+      seen();
+      this.close(tag.name);
+    });
     this.parser.on('text', (t) => {
-      if (this.capture) this.text.push(t);
+      seen();
+      if (this.capture) this.keep(t);
     });
     this.parser.on('cdata', (t) => {
-      if (this.capture) this.text.push(t.includes(']] >') ? t.replaceAll(']] >', ']]>') : t);
+      seen();
+      if (this.capture) this.keep(t.includes(']] >') ? t.replaceAll(']] >', ']]>') : t);
     });
+    for (const other of ['opentagstart', 'attribute', 'comment', 'processinginstruction', 'doctype', 'xmldecl'] as const) this.parser.on(other, seen);
   }
 
   private open(tag: SaxesTagPlain): void {
@@ -108,6 +134,14 @@ class ObjectParser {
   private start(c: Capture): void {
     this.capture = c;
     this.text = [];
+    this.textChars = 0;
+  }
+
+  /** One value's text, in the pieces saxes hands over, at most maxNodeChars in all. */
+  private keep(t: string): void {
+    this.textChars += t.length;
+    if (this.textChars > this.maxNodeChars) throw this.tooLarge();
+    this.text.push(t);
   }
 
   private take(): string {
@@ -154,12 +188,30 @@ class ObjectParser {
     let last = 0;
     for (let m = FORBIDDEN.exec(text); m; m = FORBIDDEN.exec(text)) {
       if (m[0].length > 1 && !isForbiddenRef(m[0])) continue;
-      if (m.index > last) this.parser.write(text.slice(last, m.index));
+      if (m.index > last) this.feed(text.slice(last, m.index));
       last = m.index + m[0].length;
       if (this.obj) this.obj.dropped++;
       else this.droppedOutside++;
     }
-    if (last < text.length) this.parser.write(last === 0 ? text : text.slice(last));
+    if (last < text.length) this.feed(last === 0 ? text : text.slice(last));
+  }
+
+  /** Writes to saxes a piece at a time, refusing a node longer than maxNodeChars before saxes holds more. */
+  private feed(text: string): void {
+    for (let at = 0; at < text.length; at += PIECE) {
+      this.parser.write(text.length <= PIECE ? text : text.slice(at, at + PIECE));
+      if (this.parser.position - this.lastEvent > this.maxNodeChars) throw this.tooLarge();
+    }
+  }
+
+  private tooLarge(): WikiExportError {
+    const mb = Math.round(this.maxNodeChars / (1024 * 1024));
+    const obj = this.obj;
+    const what = !obj ? 'outside any object' : `in object ${obj.cls || '?'} ${obj.id || '(id not read yet)'}${this.capture === 'prop' ? `, property ${this.propName}` : ''}`;
+    return new WikiExportError(
+      'text-too-large',
+      `${this.label} holds a text longer than ${mb} MB characters ${what} (line ${this.parser.line}): raise WIKI_EXPORT_MAX_TEXT_MB to import it`,
+    );
   }
 
   end(): void {
@@ -183,8 +235,9 @@ export async function* readExportObjects(
   chunks: AsyncIterable<Buffer>,
   stats: ObjectStreamStats = { droppedOutside: 0 },
   label = 'entities.xml',
+  maxNodeChars = DEFAULT_MAX_NODE_CHARS,
 ): AsyncGenerator<ExportObject> {
-  const parser = new ObjectParser(label);
+  const parser = new ObjectParser(label, maxNodeChars);
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of chunks) {
     parser.write(decoder.decode(chunk, { stream: true }));

@@ -17,6 +17,8 @@ export interface OpenWikiExportOptions {
   /** Where the bodies are spooled while the export is open (the system's temporary folder by default); an
    *  export's bodies take about as much room as its entities.xml. */
   tmpDir?: string;
+  /** The longest node (text, CDATA) entities.xml may hold, in characters (WIKI_EXPORT_MAX_TEXT_MB; object-reader.ts). */
+  maxTextChars?: number;
 }
 
 const MB = 1024 * 1024;
@@ -32,7 +34,7 @@ export async function openWikiExport(file: string, opts: OpenWikiExportOptions):
   const stats = { droppedOutside: 0 };
   const started = Date.now();
   try {
-    for await (const o of readExportObjects(counted(input.chunks(), input.size, opts.progress), stats)) index.add(o);
+    for await (const o of readExportObjects(counted(input.chunks(), input.size, opts.progress), stats, 'entities.xml', opts.maxTextChars)) index.add(o);
     spool.flush();
     index.finish();
     if (index.spaces.size === 0) {

@@ -32,6 +32,45 @@ export function isUpload(req: IncomingMessage, rules: readonly UploadRule[] | un
 /** The media type of an upload (`text/csv`), for the route to pick its reader. */
 export const uploadType = (req: IncomingMessage): string => mediaType(req.headers['content-type']);
 
+/**
+ * An upload's body as UTF-8 text, chunk by chunk as it arrives, at most `limit` bytes (413 beyond, before the
+ * rest is read; 415 for a compressed body; 400 at the first byte that is not UTF-8). The reader consumes each
+ * chunk before the next is read, so its memory is what it keeps, not what the client sends; a reader that stops
+ * early (a limit of its own) leaves the rest to be drained unread.
+ */
+export async function* uploadChunks(req: IncomingMessage, limit: number): AsyncGenerator<string, void, undefined> {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding !== 'identity') throw unsupportedEncoding();
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw payloadTooLarge();
+  // A byte order mark in front is dropped (the export writes one for Excel).
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const text = (chunk?: Buffer) => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      throw invalidBodyCharset();
+    }
+  };
+  let size = 0;
+  try {
+    // destroyOnReturn false: a reader that stops early still answers on this connection.
+    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw payloadTooLarge();
+      yield text(chunk);
+    }
+    yield text();
+  } finally {
+    // Stopped early (a limit, a refusal): what is left is read and dropped, never kept.
+    if (!req.readableEnded) drain(req);
+  }
+}
+
+function drain(req: IncomingMessage): void {
+  req.on('error', () => undefined);
+  req.resume();
+}
+
 /** Reads an upload's body as UTF-8 text, at most `limit` bytes (413 beyond, before the rest is read); 415 for a compressed body. */
 export function readUpload(req: IncomingMessage, limit: number): Promise<string> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();

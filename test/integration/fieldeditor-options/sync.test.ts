@@ -150,7 +150,7 @@ describe('field editor option sync', () => {
     const tooDeep = await createField(t, { type: 'cascadingselect' });
     await grant(t, tooDeep.id, { user: bob.name });
     const deep = await sync(paths(tooDeep.id, 'default'), '', 'path\r\na/b/c\r\n', 'csv').expect(400);
-    expect(deep.body.errors[0].name).toBe('row 2');
+    expect(deep.body.errors[0].name).toBe('row 2.path');
     await sync(p, '', '{not json', 'json').expect(400);
   });
 
