@@ -7,7 +7,6 @@ import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { defaultKindOf, type OptionRow } from './options.model.ts';
 import { findOptions } from './options.repository.ts';
-import { lockListAndDecide } from './list-write.ts';
 import { clearDefault, insertDefault, readDefaultOptions, readDefaultValue, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { unsupportedFieldType } from './options.errors.ts';
@@ -74,7 +73,7 @@ export class DefaultsService {
   async put(user: AuthUser, ids: ScopeIds, body: unknown): Promise<DefaultValueRead> {
     const actor = actorOf(user);
     const { field, after } = await this.knex.transaction(async (trx) => {
-      const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
+      const { field, context } = await this.access.lockAndDecide(trx, user, ids, null);
       const wanted = this.wantedOptions(field, parseWith(defaultWriteBody, body, 'body'));
       const found = new Map(
         (await findOptions(trx, context.id, wanted.map((w) => w.id), true)).map((o) => [o.id, o] as const),
@@ -96,7 +95,7 @@ export class DefaultsService {
   async remove(user: AuthUser, ids: ScopeIds): Promise<void> {
     const actor = actorOf(user);
     await this.knex.transaction(async (trx) => {
-      const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
+      const { field, context } = await this.access.lockAndDecide(trx, user, ids, null);
       this.kindOf(field);
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);

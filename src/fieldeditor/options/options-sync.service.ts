@@ -14,7 +14,6 @@ import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 import type { EventEntry } from '../maintenance/event-log.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { lockListAndDecide } from './list-write.ts';
 import { optionTarget, valueKey } from './options.model.ts';
 import { deleteListLocks } from './options.repository.ts';
 import { fieldTypeRefusal } from './option-scope.ts';
@@ -79,7 +78,7 @@ export class OptionsSync {
     const actor = actorOf(user);
     const operationId = randomUUID();
     const answer = await this.knex.transaction(async (trx) => {
-      const scope = await lockListAndDecide(trx, this.access, user, ids, null);
+      const scope = await this.access.lockAndDecide(trx, user, ids, null);
       checkType(scope);
       if (req.ifMatch === undefined) throw preconditionRequired();
       const contextId = scope.context.id;

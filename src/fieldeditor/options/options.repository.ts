@@ -1,13 +1,12 @@
 import type { Knex } from 'knex';
-import type { CompiledStatement } from '../../platform/db/statement-template.ts';
 import type { ContextParam } from '../access/ids.ts';
 import { POSITION_GAP } from '../fieldeditor.model.ts';
 import { valueKey, type OptionRow } from './options.model.ts';
 
 /**
  * Knex access to option lists. A "list" is the siblings under one parent in one context (parent key 0 =
- * the top-level options). Every write runs inside a transaction that first calls `lockList` (or sends
- * `lockListAtStatement`), so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
+ * the top-level options). Every write runs inside a transaction that first takes the list's lock (`ap_lock_and_decide`, or
+ * `lockList`), so writes to one list are serialised. Order is kept in a sparse `position` (gaps of 2^20): create, move and delete
  * each write ONE row; the dense `sequence` the interface shows is the rank, computed when read.
  */
 export interface ListKey {
@@ -18,9 +17,7 @@ export interface ListKey {
 
 export const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'position', 'disabled'] as const;
 
-/** Runs a raw statement and answers its rows: through knex, or the write's statement sender (Logged.send). */
-export type RowsOf = <R>(statement: Knex.Raw) => Promise<R[]>;
-const rawRows: RowsOf = async <R>(statement: Knex.Raw) => ((await statement) as unknown as { rows: R[] }).rows;
+const rawRows = async <R>(statement: Knex.Raw) => ((await statement) as unknown as { rows: R[] }).rows;
 
 /** Restricts a query to one sibling list (matches the expression indexes on coalesce(parent_id, 0)). */
 function inList(qb: Knex.QueryBuilder, list: ListKey): Knex.QueryBuilder {
@@ -40,23 +37,61 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
   );
 }
 
+/** What `ap_option_create` needs besides the row: the lock and right's bindings, and what it logs and announces. */
+export interface CreateCall {
+  /** field, context (null: default), parent, user id, user key (write-decision.repository.ts, `lockArgs`). */
+  scope: readonly [number, number | null, number | null, number, string];
+  actor: string;
+  /** The type keys whose fields have this list, and the one whose child options may have children. */
+  types: string[];
+  multiLevel: string;
+  value: string;
+  valueKey: string;
+  disabled: boolean;
+  /** Whether the event log is written (off for a benchmark only). */
+  log: boolean;
+  announcement: { channel: string; payload: string; listener: string } | undefined;
+}
+
 /**
- * `lockList` for a list a request names by its path, taken before the write decides the caller's right (the
- * right is then decided under the lock, see list-write.ts): `context` is `default` or an id, and the lock row
- * is taken only when that context belongs to the field. Its one row is the context's id; no row when there is
- * no such context of that field (nothing is locked; the right's decision then answers the documented error).
+ * A create in ONE call (migrations/20261128200000_option_write_functions.ts): answers the new row, its rank
+ * `n`, and the listening nodes counted by the announcement. Its refusals are SQLSTATEs of class AP.
  */
-export function lockListAtStatement(fieldId: number, context: ContextParam, parentId: number | null): CompiledStatement {
-  // Written out in both placeholder styles (it is sent on every write; nothing to compile).
-  const lock = (which: string, n: (i: number) => string) =>
-    `insert into field_option_lists (context_id, parent_key, version)
-       select c.id, ${n(1)}, 1 from field_contexts c where c.field_id = ${n(2)} and ${which}
-     on conflict (context_id, parent_key) do update set version = field_option_lists.version + 1
-     returning context_id`;
-  const native = (i: number) => `$${i}`;
-  const knexStyle = () => '?';
-  if (context === 'default') return { compiled: true, text: lock('c.is_default', native), sql: lock('c.is_default', knexStyle), values: [parentId ?? 0, fieldId] };
-  return { compiled: true, text: lock('c.id = $3', native), sql: lock('c.id = ?', knexStyle), values: [parentId ?? 0, fieldId, context] };
+export async function createOption(knex: Knex, c: CreateCall): Promise<OptionRow & { n: number; listeners: number }> {
+  const a = c.announcement;
+  const { rows } = (await knex.raw('select * from ap_option_create(?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    ...c.scope,
+    c.actor,
+    c.types,
+    c.multiLevel,
+    c.value,
+    c.valueKey,
+    c.disabled,
+    POSITION_GAP,
+    c.log,
+    a?.channel ?? null,
+    a?.payload ?? null,
+    a?.listener ?? null,
+  ] as Knex.RawBinding[])) as { rows: (OptionRow & { n: number; listeners: number })[] };
+  const row = rows[0];
+  if (!row) throw new Error('ap_option_create answered no row');
+  return row;
+}
+
+/** A write's announcement of its change, as its transaction's last statement; answers the listening nodes (ChangeFeed.announceWithin). */
+export async function announce(trx: Knex.Transaction, a: { channel: string; payload: string; listener: string }): Promise<number> {
+  const { rows } = (await trx.raw(
+    'select pg_notify(?, ?), (select count(*)::int from pg_stat_activity where application_name = ? and datname = current_database()) as n',
+    [a.channel, a.payload, a.listener],
+  )) as { rows: { n: number }[] };
+  return Number(rows[0]?.n ?? 1);
+}
+
+/** The list a path names, when its context exists (for the duplicate answer of a create). */
+export async function listOfPath(q: Knex, ids: { fieldId: number; context: ContextParam }, parentId: number | null): Promise<ListKey | undefined> {
+  const qb = q('field_contexts').where('field_id', ids.fieldId).first<{ id: number } | undefined>('id');
+  const row = await (ids.context === 'default' ? qb.andWhere('is_default', true) : qb.andWhere('id', ids.context));
+  return row ? { contextId: row.id, parentId } : undefined;
 }
 
 /** The list as the compact JSON array the interface answers (members in the original's order), built by the database. */
@@ -153,7 +188,6 @@ export async function updateInList(
   list: ListKey,
   id: number,
   patch: { value?: string; disabled?: boolean },
-  send: RowsOf = rawRows,
 ): Promise<{ before: OptionRow; row: OptionRow } | undefined> {
   const sets: string[] = [];
   const bindings: unknown[] = [];
@@ -167,7 +201,7 @@ export async function updateInList(
   }
   if (sets.length === 0) return undefined;
   // `b` is the row as the statement's snapshot sees it: before the update.
-  const rows = await send<OptionRow & { before_value: string; before_disabled: boolean }>(
+  const rows = await rawRows<OptionRow & { before_value: string; before_disabled: boolean }>(
     trx.raw(
       `update field_options o set ${sets.join(', ')} from field_options b
         where o.id = ? and b.id = o.id and o.context_id = ? and coalesce(o.parent_id, 0) = ?
@@ -241,7 +275,6 @@ export async function placeAfter(
   list: ListKey,
   movingId: number,
   afterId: number | null,
-  send: RowsOf = rawRows,
 ): Promise<{ row: OptionRow; oldPosition: number } | undefined> {
   const parentKey = list.parentId ?? 0;
   const siblings = `from field_options where context_id = ? and coalesce(parent_id, 0) = ? and id <> ?`;
@@ -258,7 +291,7 @@ export async function placeAfter(
           joinBindings: [afterId, parentKey],
         };
   const bindings = [...placed.posBindings, ...placed.joinBindings];
-  const rows = await send<OptionRow & { old_position: number }>(
+  const rows = await rawRows<OptionRow & { old_position: number }>(
     trx.raw(
       `update field_options o set position = p.pos
          from (select ${placed.pos} as pos, m.position as old_position
