@@ -11,7 +11,8 @@ import { checkFieldType, childCannotHaveChildren, listOf, loadParent, type ListP
 import { entryOf, listTypes, MULTI_LEVEL_TYPE, typeRefusal } from './option-entry.ts';
 import { toOptionJson, valueKey, type OptionChange, type OptionJson } from './options.model.ts';
 import * as repo from './options.repository.ts';
-import { duplicateValue, optionNotFound } from './options.errors.ts';
+import { afterNotSibling, duplicateValue, notInList, optionNotFound } from './options.errors.ts';
+import { POSITION_GAP } from '../fieldeditor.model.ts';
 
 /**
  * A write once its right is decided: the value it stores (for the duplicate answer), a rule decided inside it,
@@ -64,18 +65,29 @@ export class OptionWriter {
 
   /** Creates an option at the end of the list the path names; `value` and `disabled` are the validated body. */
   create(user: AuthUser, at: ListPath, value: string, disabled: boolean): Promise<OptionJson> {
-    return this.attempts({ value }, at, async (announcement) => {
-      const row = await repo.createOption(this.knex, {
-        scope: lockArgs(user, at.ids, at.parentId),
-        actor: actorOf(user).name,
-        types: listTypes(at.parentId),
-        multiLevel: MULTI_LEVEL_TYPE,
-        value,
-        valueKey: valueKey(value),
-        disabled,
-        log: this.eventLog.enabled,
-        announcement,
-      });
+    return this.call(user, at, 'create', [value, valueKey(value), disabled, POSITION_GAP], { value });
+  }
+
+  /** Renames and/or (dis)enables option `id` (an absent member stays as it is). */
+  update(user: AuthUser, at: ListPath, id: number, patch: { value?: string | undefined; disabled?: boolean | undefined }): Promise<OptionJson> {
+    const value = patch.value ?? null;
+    return this.call(user, at, 'update', [id, value, value === null ? null : valueKey(value), patch.disabled ?? null], {
+      id,
+      ...(patch.value === undefined ? {} : { value: patch.value }),
+      exceptId: id,
+    });
+  }
+
+  /** Moves option `id` first (`afterId` null) or right after its sibling `afterId`. */
+  move(user: AuthUser, at: ListPath, id: number, afterId: number | null): Promise<OptionJson> {
+    return this.call(user, at, 'move', [id, afterId, POSITION_GAP], { id, afterId });
+  }
+
+  /** A write that is one call of the database (a function of `repo.writeOption`): decided, written, logged and announced there. */
+  private call(user: AuthUser, at: ListPath, kind: 'create' | 'update' | 'move', args: unknown[], about: About): Promise<OptionJson> {
+    return this.attempts(about, at, async (announcement) => {
+      const common = { scope: lockArgs(user, at.ids, at.parentId), actor: actorOf(user).name, types: listTypes(at.parentId), multiLevel: MULTI_LEVEL_TYPE };
+      const row = await repo.writeOption(this.knex, kind, { ...common, log: this.eventLog.enabled, announcement }, args);
       return { result: toOptionJson(row, Number(row.n)), listeners: Number(row.listeners) };
     });
   }
@@ -83,7 +95,7 @@ export class OptionWriter {
   /** Runs one write in its own transaction (see the class comment). */
   write<T>(user: AuthUser, at: ListPath, plan: (scope: OptionScope) => WritePlan<T>): Promise<T> {
     const actor = actorOf(user).name;
-    const tried: { scope?: OptionScope; how?: WritePlan<T> } = {};
+    const tried: About & { how?: WritePlan<T> } = {};
     return this.attempts(tried, at, (announcement) =>
       this.knex.transaction(async (trx) => {
         const decision = await this.access.lockAndDecide(trx, user, at.ids, at.parentId);
@@ -113,7 +125,7 @@ export class OptionWriter {
    * option; when that sibling is gone (a concurrent delete committed in between), the write is tried once more.
    */
   private async attempts<T>(
-    tried: { scope?: OptionScope; value?: string | undefined; how?: { value?: string; exceptId?: number } },
+    tried: About & { how?: { value?: string; exceptId?: number } },
     at: ListPath,
     once: (announcement: Announcement | undefined) => Promise<{ result: T; listeners: number }>,
   ): Promise<T> {
@@ -125,11 +137,11 @@ export class OptionWriter {
       } catch (err) {
         const value = tried.how ? tried.how.value : tried.value;
         if (value !== undefined && isDuplicateValue(err)) {
-          const existing = await this.sameValue(tried.scope, at, value, tried.how?.exceptId);
+          const existing = await this.sameValue(tried.scope, at, value, tried.how ? tried.how.exceptId : tried.exceptId);
           if (existing !== undefined) throw duplicateValue(value, existing);
           if (attempt < 2) continue;
         }
-        throw refusalOf(err, at) ?? err;
+        throw refusalOf(err, at, tried) ?? err;
       }
       await (announcement ? announcement.delivered(done.listeners) : this.changes.publish(FIELD_OPTIONS_TOPIC));
       return done.result;
@@ -143,11 +155,32 @@ export class OptionWriter {
   }
 }
 
-/** The documented answer of a refusal raised inside a write function (the right, the field type, the parent). */
-function refusalOf(err: unknown, at: ListPath): Error | undefined {
+/** What a write is about, for its refusals: the value it stores, the option it changes, its scope once decided. */
+interface About {
+  scope?: OptionScope;
+  value?: string;
+  id?: number;
+  exceptId?: number;
+  afterId?: number | null;
+}
+
+/** The documented answer of a refusal raised inside a write function (the right, the field type, the options named). */
+function refusalOf(err: unknown, at: ListPath, about: About): Error | undefined {
   const e = err as { code?: unknown; detail?: unknown } | null;
-  if (e?.code === 'AP400') return typeRefusal(String(e.detail), at.parentId);
-  if (e?.code === 'AP405') return optionNotFound(Number(e.detail));
-  if (e?.code === 'AP406') return childCannotHaveChildren(Number(e.detail));
-  return decisionRefusal(err, at.ids);
+  const named = Number(e?.detail);
+  switch (e?.code) {
+    case 'AP400':
+      return typeRefusal(String(e.detail), at.parentId);
+    case 'AP405':
+    case 'AP410':
+      return optionNotFound(named);
+    case 'AP406':
+      return childCannotHaveChildren(named);
+    case 'AP411':
+      return notInList(at.parentId === null ? 'optionId' : 'childOptionId', named, at.parentId);
+    case 'AP412':
+      return afterNotSibling(named, about.id ?? 0);
+    default:
+      return decisionRefusal(err, at.ids);
+  }
 }

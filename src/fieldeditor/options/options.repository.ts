@@ -17,7 +17,6 @@ export interface ListKey {
 
 export const COLUMNS = ['id', 'field_id', 'context_id', 'parent_id', 'value', 'position', 'disabled'] as const;
 
-const rawRows = async <R>(statement: Knex.Raw) => ((await statement) as unknown as { rows: R[] }).rows;
 
 /** Restricts a query to one sibling list (matches the expression indexes on coalesce(parent_id, 0)). */
 function inList(qb: Knex.QueryBuilder, list: ListKey): Knex.QueryBuilder {
@@ -37,44 +36,42 @@ export async function lockList(trx: Knex.Transaction, list: ListKey): Promise<vo
   );
 }
 
-/** What `ap_option_create` needs besides the row: the lock and right's bindings, and what it logs and announces. */
-export interface CreateCall {
+/** What every option write function starts with (migrations/20261128200000_option_write_functions.ts). */
+export interface WriteCall {
   /** field, context (null: default), parent, user id, user key (write-decision.repository.ts, `lockArgs`). */
   scope: readonly [number, number | null, number | null, number, string];
   actor: string;
   /** The type keys whose fields have this list, and the one whose child options may have children. */
   types: string[];
   multiLevel: string;
-  value: string;
-  valueKey: string;
-  disabled: boolean;
   /** Whether the event log is written (off for a benchmark only). */
   log: boolean;
   announcement: { channel: string; payload: string; listener: string } | undefined;
 }
+/** What an option write function answers: the option written, its rank `n`, and the listening nodes its announcement counted. */
+export interface WrittenRow {
+  id: number;
+  value: string;
+  disabled: boolean;
+  n: number;
+  listeners: number;
+}
+const WRITE_FUNCTIONS = { create: 'ap_option_create', update: 'ap_option_update', move: 'ap_option_move' } as const;
 
 /**
- * A create in ONE call (migrations/20261128200000_option_write_functions.ts): answers the new row, its rank
- * `n`, and the listening nodes counted by the announcement. Its refusals are SQLSTATEs of class AP.
+ * One option write in ONE call of the database: `kind`'s function with the common arguments and its own
+ * (`args`: create value, value key, disabled, gap; update id, value, value key, disabled; move id, after id, gap).
+ * Its refusals are SQLSTATEs of class AP (option-writer.ts maps them).
  */
-export async function createOption(knex: Knex, c: CreateCall): Promise<OptionRow & { n: number; listeners: number }> {
+export async function writeOption(knex: Knex, kind: keyof typeof WRITE_FUNCTIONS, c: WriteCall, args: readonly unknown[]): Promise<WrittenRow> {
   const a = c.announcement;
-  const { rows } = (await knex.raw('select * from ap_option_create(?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-    ...c.scope,
-    c.actor,
-    c.types,
-    c.multiLevel,
-    c.value,
-    c.valueKey,
-    c.disabled,
-    POSITION_GAP,
-    c.log,
-    a?.channel ?? null,
-    a?.payload ?? null,
-    a?.listener ?? null,
-  ] as Knex.RawBinding[])) as { rows: (OptionRow & { n: number; listeners: number })[] };
+  const common = [...c.scope, c.actor, c.types, c.multiLevel, c.log, a?.channel ?? null, a?.payload ?? null, a?.listener ?? null];
+  const placeholders = [...common, ...args].map((_, i) => (i === 6 ? '?::text[]' : '?')).join(', ');
+  const { rows } = (await knex.raw(`select * from ${WRITE_FUNCTIONS[kind]}(${placeholders})`, [...common, ...args] as Knex.RawBinding[])) as {
+    rows: WrittenRow[];
+  };
   const row = rows[0];
-  if (!row) throw new Error('ap_option_create answered no row');
+  if (!row) throw new Error(`${WRITE_FUNCTIONS[kind]} answered no row`);
   return row;
 }
 
@@ -114,31 +111,10 @@ export async function listRows(q: Knex, list: ListKey): Promise<OptionRow[]> {
 
 /** The 0-based rank of an option in its list: the `sequence` the interface shows. */
 export async function rankOf(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id' | 'position'>): Promise<number> {
-  const row = (await rankQuery(q, o)) as { n: number | string }[];
-  return Number(row[0]?.n ?? 0);
-}
-
-/** The query behind `rankOf`: one row, the rank in column `n` (for an event-log entry to ride on, see EventLog.recordAlong). */
-export function rankQuery(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id' | 'position'>): Knex.QueryBuilder {
-  return inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
+  const row = (await inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
     .andWhere((w) => w.where('position', '<', o.position).orWhere((e) => e.where('position', o.position).andWhere('id', '<', o.id)))
-    .select(q.raw('count(*)::int as n'));
-}
-
-/** Ranks of one option before and after a move (one statement; `id` itself is never counted). */
-export async function ranksAround(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id'>, oldPos: number, newPos: number): Promise<[number, number]> {
-  const row = ((await ranksAroundQuery(q, o, oldPos, newPos)) as { before: number; after: number }[])[0];
-  return [Number(row?.before ?? 0), Number(row?.after ?? 0)];
-}
-
-/** The query behind `ranksAround`: one row, columns `before` and `after`. */
-export function ranksAroundQuery(q: Knex, o: Pick<OptionRow, 'id' | 'context_id' | 'parent_id'>, oldPos: number, newPos: number): Knex.QueryBuilder {
-  return inList(q('field_options'), { contextId: o.context_id, parentId: o.parent_id })
-    .andWhereNot('id', o.id)
-    .select(
-      q.raw('(count(*) filter (where position < ? or (position = ? and id < ?)))::int as before', [oldPos, oldPos, o.id]),
-      q.raw('(count(*) filter (where position < ? or (position = ? and id < ?)))::int as after', [newPos, newPos, o.id]),
-    );
+    .select(q.raw('count(*)::int as n'))) as { n: number | string }[];
+  return Number(row[0]?.n ?? 0);
 }
 
 /** One option of a context; `lock` takes a key-share lock so that it cannot be deleted before we commit. */
@@ -158,61 +134,6 @@ export async function findSameValue(q: Knex, list: ListKey, value: string, excep
   if (exceptId !== undefined) qb.andWhereNot('id', exceptId);
   const row = (await qb.first()) as { id: number } | undefined;
   return row?.id;
-}
-
-/**
- * Appends an option at the end of its (locked) list, in one statement: the last position is read inside the
- * insert (the sibling-order index answers it), and the statement answers the new row's columns and, in `n`,
- * its rank (the siblings before it, read in the statement's snapshot, which does not see the row itself), so
- * that an event-log entry can ride on it (EventLog.recordAlong): a create holds the list lock for the lock, the
- * right and this one statement (issue 27, point 5).
- */
-export function insertOptionQuery(trx: Knex.Transaction, fieldId: number, list: ListKey, value: string, disabled: boolean): Knex.Raw {
-  const parent = list.parentId ?? 0;
-  return trx.raw(
-    `insert into field_options (field_id, context_id, parent_id, value, value_key, position, disabled)
-     select ?::int, ?::int, ?::int, ?, ?,
-            coalesce((select max(position) from field_options where context_id = ? and coalesce(parent_id, 0) = ?) + ?::bigint, 0), ?
-     returning ${COLUMNS.join(', ')},
-               (select count(*) from field_options s where s.context_id = ? and coalesce(s.parent_id, 0) = ?)::int as n`,
-    [fieldId, list.contextId, list.parentId, value, valueKey(value), list.contextId, parent, POSITION_GAP, disabled, list.contextId, parent],
-  );
-}
-
-/**
- * Renames and/or (dis)enables an option of the list in one statement that also answers the row as it was.
- * Undefined when the option is not in the list, or when the patch changes nothing (the caller then looks).
- */
-export async function updateInList(
-  trx: Knex.Transaction,
-  list: ListKey,
-  id: number,
-  patch: { value?: string; disabled?: boolean },
-): Promise<{ before: OptionRow; row: OptionRow } | undefined> {
-  const sets: string[] = [];
-  const bindings: unknown[] = [];
-  if (patch.value !== undefined) {
-    sets.push('value = ?', 'value_key = ?');
-    bindings.push(patch.value, valueKey(patch.value));
-  }
-  if (patch.disabled !== undefined) {
-    sets.push('disabled = ?');
-    bindings.push(patch.disabled);
-  }
-  if (sets.length === 0) return undefined;
-  // `b` is the row as the statement's snapshot sees it: before the update.
-  const rows = await rawRows<OptionRow & { before_value: string; before_disabled: boolean }>(
-    trx.raw(
-      `update field_options o set ${sets.join(', ')} from field_options b
-        where o.id = ? and b.id = o.id and o.context_id = ? and coalesce(o.parent_id, 0) = ?
-       returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, b.value as before_value, b.disabled as before_disabled`,
-      [...bindings, id, list.contextId, list.parentId ?? 0] as Knex.RawBinding[],
-    ),
-  );
-  const found = rows[0];
-  if (!found) return undefined;
-  const { before_value, before_disabled, ...row } = found;
-  return { before: { ...row, value: before_value, disabled: before_disabled }, row };
 }
 
 export async function updateOption(
@@ -263,51 +184,6 @@ export async function deleteListLocks(trx: Knex.Transaction, contextId: number, 
   );
 }
 
-/**
- * Moves an option of the list first (`afterId` null) or right after its sibling `afterId`, midway to the next
- * sibling, in one statement that checks both are in the list, reads the neighbour and writes the row (the list is
- * locked, so nothing moves in between). Answers the moved row and its position before; undefined when the
- * option or the sibling is not in the list, or when there is no integer left between the two (then renumber
- * and try again).
- */
-export async function placeAfter(
-  trx: Knex.Transaction,
-  list: ListKey,
-  movingId: number,
-  afterId: number | null,
-): Promise<{ row: OptionRow; oldPosition: number } | undefined> {
-  const parentKey = list.parentId ?? 0;
-  const siblings = `from field_options where context_id = ? and coalesce(parent_id, 0) = ? and id <> ?`;
-  const siblingArgs = [list.contextId, parentKey, movingId];
-  const placed =
-    afterId === null
-      ? { pos: `coalesce((select min(position) ${siblings}) - ?::bigint, 0)`, posBindings: [...siblingArgs, POSITION_GAP], join: '', joinBindings: [] }
-      : {
-          pos: `(select case when n.next is null then t.position + ?::bigint
-                             when n.next - t.position >= 2 then t.position + (n.next - t.position) / 2 end
-                   from (select min(position) as next ${siblings} and position > t.position) n)`,
-          posBindings: [POSITION_GAP, ...siblingArgs],
-          join: `join field_options t on t.id = ? and t.context_id = m.context_id and coalesce(t.parent_id, 0) = ?`,
-          joinBindings: [afterId, parentKey],
-        };
-  const bindings = [...placed.posBindings, ...placed.joinBindings];
-  const rows = await rawRows<OptionRow & { old_position: number }>(
-    trx.raw(
-      `update field_options o set position = p.pos
-         from (select ${placed.pos} as pos, m.position as old_position
-                 from field_options m ${placed.join}
-                where m.id = ? and m.context_id = ? and coalesce(m.parent_id, 0) = ?) p
-        where o.id = ? and p.pos is not null
-       returning ${COLUMNS.map((c) => `o.${c}`).join(', ')}, p.old_position`,
-      [...bindings, movingId, list.contextId, parentKey, movingId] as Knex.RawBinding[],
-    ),
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  const { old_position, ...moved } = row;
-  return { row: moved, oldPosition: Number(old_position) };
-}
-
 /** Writes a whole new order (ids in their new order) as positions 0, GAP, 2·GAP … in one statement. */
 export async function writeOrder(trx: Knex.Transaction, list: ListKey, orderedIds: number[]): Promise<void> {
   if (orderedIds.length === 0) return;
@@ -317,17 +193,6 @@ export async function writeOrder(trx: Knex.Transaction, list: ListKey, orderedId
        from unnest(?::int[], ?::bigint[]) as v(id, pos)
       where o.id = v.id and o.context_id = ? and coalesce(o.parent_id, 0) = ? and o.position is distinct from v.pos`,
     [orderedIds, positions, list.contextId, list.parentId ?? 0],
-  );
-}
-
-/** Spreads a list's positions out again (rarely needed: after ~20 moves into the same gap). */
-export async function renumber(trx: Knex.Transaction, list: ListKey): Promise<void> {
-  await trx.raw(
-    `update field_options o set position = (s.rn - 1) * ?::bigint
-       from (select id, row_number() over (order by position, id) as rn
-               from field_options where context_id = ? and coalesce(parent_id, 0) = ?) s
-      where o.id = s.id`,
-    [POSITION_GAP, list.contextId, list.parentId ?? 0],
   );
 }
 
