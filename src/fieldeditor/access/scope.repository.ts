@@ -21,7 +21,7 @@ export interface ScopeRow {
 /**
  * The scope query of scope.ts, in ONE statement: the field, the context (`default` or an id of this field),
  * whether any grant reaches the user and whether one covers this context (edit-rule.repository.ts).
- * Undefined when the field does not exist. A write decides with `ap_lock_and_decide` instead (list-write.ts).
+ * Undefined when the field does not exist. A write decides with `ap_lock_and_decide` instead (write-decision.repository.ts).
  */
 export async function selectScopeRow(knex: Knex, user: AuthUser, ids: ScopeIds): Promise<ScopeRow | undefined> {
   return ((await scopeRowQuery(knex, user, ids)) as ScopeRow[])[0];

@@ -37,7 +37,7 @@ interface Wanted {
  * key to the option, so deleting an option removes it from the default in the same transaction. A write takes
  * the caller and the path's ids: in its transaction it locks the context's top-level list (which serialises it
  * with option writes and other default writes of the context), then decides the caller's right under that
- * lock (options/list-write.ts), then reads its body, so a caller without a grant gets 403001 whatever it sent.
+ * lock (ap_lock_and_decide, access/write-decision.repository.ts), then reads its body, so a caller without a grant gets 403001 whatever it sent.
  */
 export class DefaultsService {
   /**

@@ -42,7 +42,7 @@ const depthOf = (s: EditableScope) => (!isCascading(s.field) ? 1 : isMultiLevel(
  * POST options/sync (issue 27): brings a context's option tree to the tree of a file. A dry run reads the
  * tree and its tag in one repeatable-read snapshot and answers the diff (options-sync.diff.ts). Applying
  * needs If-Match with the tag the preview answered (428 without it, 412 when the tree changed since): in one
- * transaction it locks the top-level list and decides the right (list-write.ts, as every option write), locks
+ * transaction it locks the top-level list and decides the right (ap_lock_and_decide, as every option write), locks
  * every other list of the tree, compares the tag, applies the delete rule when it deletes, computes the diff
  * again on the locked tree and writes exactly that, set-based (a statement per kind of write and level); one
  * event-log entry per changed option, all with one operation id.
