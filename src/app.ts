@@ -74,12 +74,7 @@ export function createApp(services: AppServices, options: AppOptions = {}): App 
   const { config, metrics } = services;
   const pipeline = new RequestPipeline(options.steps ? options.steps(defaults) : defaults, config.contextPath);
   const surfaces = services.features.map((f) => ({ name: f.name, ...f.http?.() }));
-  const fastPaths = new Map(
-    surfaces.flatMap((s) => [
-      ...(s.fastPath ? [[s.name, s.fastPath] as const] : []),
-      ...(s.writeFastPath ? [[`${s.name}-writes`, s.writeFastPath] as const] : []),
-    ]),
-  );
+  const fastPaths = new Map(surfaces.flatMap((s) => (s.fastPath ? [[s.name, s.fastPath] as const] : [])));
   const app = Object.assign(express(), { pipeline, fastPaths });
   app.disable('x-powered-by');
   app.disable('etag');

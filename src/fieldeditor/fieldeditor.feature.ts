@@ -26,7 +26,6 @@ import { SYNC_UPLOAD } from './options/options-bulk.endpoints.ts';
 import { OptionListCache } from './options/options.cache.ts';
 import { defaultsImport, optionsImport } from './options/options.importer.ts';
 import { DefaultsService } from './options/defaults.service.ts';
-import { OptionWriteFastPath } from './options/option-write-fast-path.ts';
 import { OptionListFastPath } from './options/option-list-fast-path.ts';
 import { healthEndpoints } from './health/health.endpoints.ts';
 import { FIELDEDITOR_CLOSED_PREFIXES, fieldeditorEndpoints } from './fieldeditor.endpoints.ts';
@@ -56,7 +55,7 @@ export interface Fieldeditor {
 }
 
 function createFieldeditor({ db, config, jobs }: FeatureContext, eventLog: EventLog): Fieldeditor {
-  const access = new FieldAccess(db.knex, db.kind, db.changes);
+  const access = new FieldAccess(db.knex, db.changes);
   const settings = new SettingsService(db.knex, db.changes, eventLog);
   const grants = new GrantsService(db.knex, config.baseUrl, db.changes, access, eventLog);
   const defaults = new DefaultsService(db.knex, access, settings, db.changes, eventLog);
@@ -124,7 +123,6 @@ export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldedit
           compat11Mount(fe),
         ],
         fastPath: new OptionListFastPath({ contextPath, bases: FIELDEDITOR_BASES.map((b) => b.path), access: fe.access, options: fe.options }),
-        writeFastPath: new OptionWriteFastPath({ contextPath, bases: FIELDEDITOR_BASES.map((b) => b.path), options: fe.options }),
       };
     },
   };

@@ -45,8 +45,6 @@ export interface FeatureHttp {
   last?: RequestHandler[];
   /** A cache-hit answerer in front of Express for some of this feature's GET routes (fast-path.ts). */
   fastPath?: FastPath;
-  /** A handler in front of Express for some of this feature's hot writes (fast-path.ts); `app.fastPaths` names it `<feature>-writes`. */
-  writeFastPath?: FastPath;
 }
 
 /** Work a feature does in the background on every node (webhook deliveries): started after listen, stopped on SIGTERM. */

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/platform/log/logger.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
 import { createUser, tokenFor, type TestUser, type UserOptions } from './directory-fixtures.ts';
 import { createTestDb } from './test-db.ts';
+import { createDb } from '../../src/platform/db/knex.ts';
 import { perDescribe } from './per-describe.ts';
 
 export { basic, bearer, type TestUser } from './directory-fixtures.ts';
@@ -41,10 +42,17 @@ export type TestEnv = Record<string, string>;
  * The real application on a fresh migrated database of its own (PGlite, or PostgreSQL in the
  * `postgres` project), with the administrator `admin` / `admin-secret` and no demo data.
  * `env` overrides configuration variables (e.g. `{ MAX_AUTH_ATTEMPTS: '2' }`).
- * Test files use `useTestApp()`; this is for a second app inside one test.
+ * Test files use `useTestApp()`; this is for a second app inside one test. `opts.dbUrl` rewrites the
+ * PostgreSQL URL the app uses (a proxy that cuts connections).
  */
-export async function createTestApp(env: TestEnv = {}): Promise<TestApp> {
-  const { db } = await createTestDb();
+export async function createTestApp(env: TestEnv = {}, opts: { dbUrl?: (url: string) => string } = {}): Promise<TestApp> {
+  const made = await createTestDb();
+  let db = made.db;
+  // PostgreSQL reached another way (a proxy a fault test controls): the same database, another URL.
+  if (opts.dbUrl && made.url) {
+    await db.close();
+    db = createDb({ databaseUrl: opts.dbUrl(made.url), acquireTimeoutMs: 15_000, poolMax: 10 });
+  }
   const config = loadConfig({
     DATA_DIR: 'memory://',
     ADMIN_USERNAME: ADMIN.name,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { PgChangeFeed, type FeedObserver } from '../../src/platform/events/change-feed.ts';
+import { PgChangeFeed, type Announcement, type FeedObserver } from '../../src/platform/events/change-feed.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
 import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
@@ -88,15 +88,18 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
   });
 
   describe('a change announced inside the write’s own transaction (announceWithin)', () => {
-    /** Runs `announcement.statement` in a transaction of its own that commits or rolls back; answers its rows. */
-    async function inTransaction(statement: { text: string; values: readonly unknown[] }, commit: boolean): Promise<unknown[]> {
-      const c = new pg.Client({ connectionString: db.url });
+    /** The announcement as a write sends it, with the listening nodes counted (`n`). */
+    const ANNOUNCE = 'select pg_notify($1, $2), (select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()) as n';
+    const valuesOf = (a: Announcement) => [a.channel, a.payload, a.listener];
+    /** Sends the announcement in a transaction of its own that commits or rolls back; answers the listening nodes. */
+    async function inTransaction(a: Announcement, commit: boolean, url = db.url): Promise<number> {
+      const c = new pg.Client({ connectionString: url });
       await c.connect();
       try {
         await c.query('begin');
-        const { rows } = await c.query(statement.text, [...statement.values]);
+        const { rows } = await c.query(ANNOUNCE, valuesOf(a));
         await c.query(commit ? 'commit' : 'rollback');
-        return rows;
+        return Number(rows[0].n);
       } finally {
         await c.end();
       }
@@ -110,15 +113,15 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
       a.observer = { sent: () => undefined, received: () => undefined, acknowledged: (_s, complete) => acks.push(complete) };
       const announcement = a.announceWithin('wiki');
       expect(announcement).toBeDefined();
-      const rows = await inTransaction(announcement!.statement, true);
-      expect(rows).toEqual([expect.objectContaining({ n: 2 })]);
+      const listeners = await inTransaction(announcement!, true);
+      expect(listeners).toBe(2);
       // This node's counter moves once the write has committed, with `delivered`, not before.
       expect(own()).toBe(ownBefore);
       // The other node acknowledges before this one asks for it (the listener thread keeps early
       // acknowledgements): still complete, not a 2 s timeout.
       await until(() => read() !== before);
       await new Promise((r) => setTimeout(r, 200));
-      await announcement!.delivered(rows);
+      await announcement!.delivered(listeners);
       expect(own()).not.toBe(ownBefore);
       expect(read()).not.toBe(before);
       expect(acks).toEqual([true]);
@@ -129,7 +132,7 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
       let heard = 0;
       const off = b.on('directory', () => heard++);
       try {
-        await inTransaction(a.announceWithin('directory')!.statement, false);
+        await inTransaction(a.announceWithin('directory')!, false);
         // A later change on another topic arrives: had the rolled-back one been sent, it would have come first.
         await a.publish('tracker');
         await new Promise((r) => setTimeout(r, 100));
@@ -147,12 +150,9 @@ describe.skipIf(!onPostgres)('PgChangeFeed', () => {
         const acks: number[] = [];
         c.observer = { sent: () => undefined, received: () => undefined, acknowledged: (seconds) => acks.push(seconds) };
         const announcement = c.announceWithin('wiki')!;
-        const client = new pg.Client({ connectionString: solo.url });
-        await client.connect();
-        const { rows } = await client.query(announcement.statement.text, [...announcement.statement.values]);
-        await client.end();
-        expect(rows[0]).toEqual(expect.objectContaining({ n: 1 }));
-        await announcement.delivered(rows);
+        const listeners = await inTransaction(announcement, true, solo.url);
+        expect(listeners).toBe(1);
+        await announcement.delivered(listeners);
         expect(acks).toEqual([0]);
       } finally {
         await c.close();

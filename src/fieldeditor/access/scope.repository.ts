@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
-import type { DbKind } from '../../platform/db/knex.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
-import { firstRowPrepared } from '../../platform/db/prepared-statement.ts';
 import { grantsCoveringContext, grantsOnField } from './edit-rule.repository.ts';
 import type { ScopeIds } from './ids.ts';
 
@@ -23,16 +21,14 @@ export interface ScopeRow {
 /**
  * The scope query of scope.ts, in ONE statement: the field, the context (`default` or an id of this field),
  * whether any grant reaches the user and whether one covers this context (edit-rule.repository.ts).
- * Undefined when the field does not exist. With `lock` (a write passes its transaction as `knex`), the grant
- * and membership rows that decide are taken FOR SHARE in the same statement.
+ * Undefined when the field does not exist. A write decides with `ap_lock_and_decide` instead (write-decision.repository.ts).
  */
-export async function selectScopeRow(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, lock: boolean): Promise<ScopeRow | undefined> {
-  const query = scopeRowQuery(knex, user, ids, lock);
-  return (kind === 'pg' ? await firstRowPrepared(knex, 'fe_scope', query) : ((await query) as ScopeRow[])[0]) as ScopeRow | undefined;
+export async function selectScopeRow(knex: Knex, user: AuthUser, ids: ScopeIds): Promise<ScopeRow | undefined> {
+  return ((await scopeRowQuery(knex, user, ids)) as ScopeRow[])[0];
 }
 
 /** `selectScopeRow`'s statement, unsent: its one row (none when the field does not exist). */
-export function scopeRowQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, ids: ScopeIds, lock: boolean): Knex.QueryBuilder {
+export function scopeRowQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, ids: ScopeIds): Knex.QueryBuilder {
   const { fieldId, context } = ids;
   return knex('custom_fields as f')
     .leftJoin('field_contexts as c', (j) => {
@@ -52,20 +48,7 @@ export function scopeRowQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, i
       'c.name as c_name',
       'c.description as c_description',
       'c.is_default as c_is_default',
-      knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id', lock)]),
-      knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id', lock)]),
+      knex.raw('exists ? as any_grant', [grantsOnField(knex, user, 'f.id')]),
+      knex.raw('exists ? as may_edit', [grantsCoveringContext(knex, user, 'f.id', 'c.id')]),
     );
-}
-
-/**
- * The scope statement as a guard (FieldAccess.rightGuardStatement): one row when the user may still edit the
- * context `expected` names with the field type it names; a division by zero, which aborts the transaction, when
- * not (no field, no covering grant, another context or field type). Its grant and membership rows are taken FOR
- * SHARE, as a write's decision takes them.
- */
-export function rightGuardQuery(knex: Knex, user: Pick<AuthUser, 'id' | 'name'>, ids: ScopeIds, expected: { contextId: number; typeKey: string }): Knex.Raw {
-  return knex.raw(
-    'select 1 / coalesce((select case when s.any_grant and s.may_edit and s.c_id = ? and s.f_type_key = ? then 1 else 0 end from (?) s), 0) as ok',
-    [expected.contextId, expected.typeKey, scopeRowQuery(knex, user, ids, true)],
-  );
 }

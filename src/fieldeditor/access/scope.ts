@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { DbKind } from '../../platform/db/knex.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
 import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
@@ -20,12 +19,10 @@ export interface EditableScope {
  * failures come in the documented order: a missing field 403002, no grant on the field at
  * all 403001 (before the context is looked up, so an ungranted user cannot probe which context ids exist),
  * a missing context 404001, a context the grants do not cover 403001.
- * A write passes its transaction as `knex` and `lock`: the grant and membership rows that decide are then
- * taken FOR SHARE in the same statement (edit-rule.repository.ts), so a concurrent revocation waits for the
- * write or is seen by it.
+ * A write decides inside its own call instead, after its list lock (write-decision.repository.ts).
  */
-export async function resolveEditableScope(knex: Knex, kind: DbKind, user: AuthUser, ids: ScopeIds, lock = false): Promise<EditableScope> {
-  return scopeOfRow(await selectScopeRow(knex, kind, user, ids, lock), ids);
+export async function resolveEditableScope(knex: Knex, user: AuthUser, ids: ScopeIds): Promise<EditableScope> {
+  return scopeOfRow(await selectScopeRow(knex, user, ids), ids);
 }
 
 /** The decision on the scope query's row (scope.repository.ts): the scope, or the documented refusal. */
@@ -34,6 +31,12 @@ export function scopeOfRow(row: ScopeRow | undefined, ids: ScopeIds): EditableSc
   if (!row.any_grant) throw fieldPermissionDenied();
   if (row.c_id === null) throw contextNotFound(String(ids.context));
   if (!row.may_edit) throw fieldPermissionDenied();
+  return scopeOfDecidedRow(row);
+}
+
+/** The scope of a row whose right is decided (also `ap_lock_and_decide`'s row, write-decision.repository.ts). */
+export function scopeOfDecidedRow(row: Omit<ScopeRow, 'any_grant' | 'may_edit' | 'c_id'> & { c_id: number | null }): EditableScope {
+  if (row.c_id === null) throw new Error('a decided scope has a context');
   return {
     field: toFieldRef({ id: row.f_id, name: row.f_name, description: row.f_description, type_key: row.f_type_key }),
     context: toContextRef({ id: row.c_id, field_id: row.c_field_id, name: row.c_name, description: row.c_description, is_default: row.c_is_default }),

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { rowsOf } from '../../platform/db/send-now.ts';
 import { appendEvents, selectAppendingQuery, type EntryFill, type EventEntry } from './event-log.repository.ts';
 
 /** Called in the transaction that deleted the entries older than `before` (every entry: undefined). */
@@ -34,14 +33,16 @@ export class EventLog {
 
   /**
    * `query` (one row) with `entry` appended in the same statement (see `selectAppendingQuery`): for the hot
-   * writes, whose last statement is a read the entry can ride on, so the log adds no round trip. `send` runs
-   * the statement (the writer's last statement goes out with the commit behind it); by default it is awaited.
+   * writes, whose last statement is a read the entry can ride on, so the log adds no round trip.
    */
-  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}, send: Send = rowsOf): Promise<T[]> {
-    const statement = this.enabled ? selectAppendingQuery(trx, query, entry, fill) : query;
-    return (await send(statement)) as T[];
+  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
+    if (!this.enabled) return rowsOf<T>(query);
+    return rowsOf<T>(selectAppendingQuery(trx, query, entry, fill));
   }
 }
 
-/** Runs a statement and answers its rows. */
-export type Send = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unknown[]>;
+/** A statement's rows: a raw statement answers a result (`rows`), a query builder the rows themselves. */
+async function rowsOf<T>(statement: Knex.QueryBuilder | Knex.Raw): Promise<T[]> {
+  const result = (await statement) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -7,7 +7,6 @@ import type { ContextRef, FieldRef } from '../../tracker/refs.ts';
 import { validationError } from '../fieldeditor.errors.ts';
 import { defaultKindOf, type OptionRow } from './options.model.ts';
 import { findOptions } from './options.repository.ts';
-import { lockListAndDecide } from './list-write.ts';
 import { clearDefault, insertDefault, readDefaultOptions, readDefaultValue, toDefaultRead, type DefaultValueRead } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { unsupportedFieldType } from './options.errors.ts';
@@ -38,7 +37,7 @@ interface Wanted {
  * key to the option, so deleting an option removes it from the default in the same transaction. A write takes
  * the caller and the path's ids: in its transaction it locks the context's top-level list (which serialises it
  * with option writes and other default writes of the context), then decides the caller's right under that
- * lock (options/list-write.ts), then reads its body, so a caller without a grant gets 403001 whatever it sent.
+ * lock (ap_lock_and_decide, access/write-decision.repository.ts), then reads its body, so a caller without a grant gets 403001 whatever it sent.
  */
 export class DefaultsService {
   /**
@@ -74,7 +73,7 @@ export class DefaultsService {
   async put(user: AuthUser, ids: ScopeIds, body: unknown): Promise<DefaultValueRead> {
     const actor = actorOf(user);
     const { field, after } = await this.knex.transaction(async (trx) => {
-      const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
+      const { field, context } = await this.access.lockAndDecide(trx, user, ids, null);
       const wanted = this.wantedOptions(field, parseWith(defaultWriteBody, body, 'body'));
       const found = new Map(
         (await findOptions(trx, context.id, wanted.map((w) => w.id), true)).map((o) => [o.id, o] as const),
@@ -96,7 +95,7 @@ export class DefaultsService {
   async remove(user: AuthUser, ids: ScopeIds): Promise<void> {
     const actor = actorOf(user);
     await this.knex.transaction(async (trx) => {
-      const { field, context } = await lockListAndDecide(trx, this.access, user, ids, null);
+      const { field, context } = await this.access.lockAndDecide(trx, user, ids, null);
       this.kindOf(field);
       await this.settings.checkMayDelete(trx, actor);
       const previous = await readDefaultOptions(trx, context.id);

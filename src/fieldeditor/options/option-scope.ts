@@ -43,8 +43,10 @@ export async function loadParent(q: Knex, scope: OptionScope, lock: boolean): Pr
   const id = scope.parentId ?? 0;
   const parent = await repo.findOption(q, scope.context.id, id, lock);
   if (!parent) throw optionNotFound(id);
-  if (parent.parent_id !== null && !isMultiLevel(scope.field)) {
-    throw unsupportedFieldType('optionId', `A cascading select has two levels; the option ${id} is a child option and cannot have children.`);
-  }
+  if (parent.parent_id !== null && !isMultiLevel(scope.field)) throw childCannotHaveChildren(id);
   return parent;
 }
+
+/** A plain cascading select has two levels: a child option has no children. */
+export const childCannotHaveChildren = (id: number) =>
+  unsupportedFieldType('optionId', `A cascading select has two levels; the option ${id} is a child option and cannot have children.`);

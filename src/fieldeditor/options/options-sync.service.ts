@@ -14,7 +14,6 @@ import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 import type { EventEntry } from '../maintenance/event-log.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { lockListAndDecide } from './list-write.ts';
 import { optionTarget, valueKey } from './options.model.ts';
 import { deleteListLocks } from './options.repository.ts';
 import { fieldTypeRefusal } from './option-scope.ts';
@@ -40,7 +39,7 @@ export type SyncAnswer = SyncDiff & { applied: boolean; etag: string; operationI
  * POST options/sync (issue 27): brings a context's option tree to the tree of a file. A dry run reads the
  * tree and its tag in one repeatable-read snapshot and answers the diff (options-sync.diff.ts). Applying
  * needs If-Match with the tag the preview answered (428 without it, 412 when the tree changed since): in one
- * transaction it locks the top-level list and decides the right (list-write.ts, as every option write), locks
+ * transaction it locks the top-level list and decides the right (ap_lock_and_decide, as every option write), locks
  * every other list of the tree, compares the tag, applies the delete rule when it deletes, computes the diff
  * again on the locked tree and writes exactly that, set-based (a statement per kind of write and level); one
  * event-log entry per changed option, all with one operation id.
@@ -87,7 +86,7 @@ export class OptionsSync {
     const actor = actorOf(user);
     const operationId = randomUUID();
     const answer = await this.knex.transaction(async (trx) => {
-      const scope = await lockListAndDecide(trx, this.access, user, ids, null);
+      const scope = await this.access.lockAndDecide(trx, user, ids, null);
       checkType(scope);
       if (req.ifMatch === undefined) throw preconditionRequired();
       const contextId = scope.context.id;

@@ -74,7 +74,7 @@ export async function fetchTreePage(trx: Knex.Transaction, size: number): Promis
 }
 
 /**
- * The sync's locks (the top-level list is locked already, by lockListAndDecide): the list row of every option
+ * The sync's locks (the top-level list is locked already, by ap_lock_and_decide): the list row of every option
  * that may have children (`parents`: none for plain selects, the top level for cascading selects, all for
  * the multi-level one), created where missing, so that no write to any list of the tree, also a first child,
  * runs beside the sync. Answers the rows that existed before (their versions unchanged), for the tag.

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
+import type { z } from 'zod';
 import { CachedBody } from '../../platform/http/cached-body.ts';
 import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { isCascading } from '../access/field-kinds.ts';
@@ -8,7 +9,7 @@ import type { FieldAccess } from '../access/access.service.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
-import { toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
+import { toOptionJson, type OptionJson, type OptionRow } from './options.model.ts';
 import { applyBatch } from './options-batch.ts';
 import { parseBatch } from './options-batch.schemas.ts';
 import { randomUUID } from 'node:crypto';
@@ -18,20 +19,19 @@ import { readDefaultOptions } from './defaults.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 import { sortByValue } from './sort.ts';
-import { afterNotSibling, notInList, optionNotFound } from './options.errors.ts';
+import { notInList, optionNotFound } from './options.errors.ts';
 import { checkFieldType, fieldTypeRefusal, listOf, loadParent, type ListPath, type OptionScope } from './option-scope.ts';
 import { OptionWriter } from './option-writer.ts';
 
 
-type Change = OptionChange;
 const idName = (s: OptionScope) => (s.parentId === null ? 'optionId' : 'childOptionId');
 const withParent = (o: OptionRow, sequence: number) => ({ ...toOptionJson(o, sequence), parentId: o.parent_id });
 
 /**
  * Rules of option lists (U4–U14, C1–C6). Reads get the scope the caller may read (FieldAccess.readable);
- * every write takes the caller and the path's ids and runs in a transaction of the OptionWriter
+ * every write takes the caller and the path's ids and goes through the OptionWriter
  * (option-writer.ts: the list lock, the caller's right decided under it, the operation, its event-log entry,
- * and the change feed's publish before the answer). Each operation writes as few rows as it needs: order lives
+ * and the change's announcement before the answer). Each operation writes as few rows as it needs: order lives
  * in a sparse `position`, and the dense `sequence` of every answer is the rank.
  */
 export class OptionsService {
@@ -46,13 +46,8 @@ export class OptionsService {
     this.writer = new OptionWriter(knex, access, changes, eventLog);
   }
 
-  /** Every write below goes through it: one transaction per write, or per group of overlapping writes of one list. */
+  /** Every write below goes through it: a create is one call of the database, the others one transaction each. */
   private readonly writer: OptionWriter;
-
-  /** Groups of creates written in one flight on a predicted decision (option-writer.ts), for tests and diagnostics. */
-  get predictedGroups(): number {
-    return this.writer.predictedGroups;
-  }
 
   /**
    * U4/U9/C1: the list as JSON, from this node's list cache (see options.cache.ts). A child list is
@@ -77,53 +72,28 @@ export class OptionsService {
     return this.cache.peek(list.contextId, list.parentId);
   }
 
-  /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. */
+  /** U5/U10/C2: appends a new option; a sent `id` or `sequence` is ignored. One call of the database. */
   async create(user: AuthUser, at: ListPath, body: unknown): Promise<OptionJson> {
-    return this.writer.writeTogether(user, at, (scope) => {
-      const input = parseWith(createOptionBody, body, 'body');
-      const [value, disabled] = [input.optionvalue, input.disabled ?? false];
-      // A sibling with the same value is caught by the unique index (see `write`): no extra query.
-      return {
-        value,
-        oneStatement: true,
-        run: async (trx, list, log) => {
-          // One statement: the insert answers the row and its rank, and carries the entry, whose id and
-          // sequence are filled from that row (the list lock is held for the lock, the right and this).
-          const change: Change = { action: 'option.created', before: null, after: { optionvalue: value, disabled, parentId: list.parentId } };
-          const fill = { after: { id: 'id', sequence: 'n' }, target: { id: 'id' } };
-          const [row] = await log.along<OptionRow & { n: number }>(repo.insertOptionQuery(trx, scope.field.id, list, value, disabled), change, fill);
-          if (!row) throw new Error('insert returned no row');
-          const json = toOptionJson(row, Number(row.n));
-          return { result: json, change: { ...change, after: { ...json, parentId: row.parent_id } }, recorded: true };
-        },
-      };
-    });
+    const input = await this.validBody(user, at, createOptionBody, body);
+    return this.writer.create(user, at, input.optionvalue, input.disabled ?? false);
   }
 
-  /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. */
+  /**
+   * The body of a write that decides inside the database. A bad one is answered only once the caller's right
+   * and the field type are (403001 whatever it sent, as the contract orders the answers: decided here without a
+   * lock, since nothing is written); a good one goes with the write, which decides the right again inside it.
+   */
+  private async validBody<S extends z.ZodType>(user: AuthUser, at: ListPath, schema: S, body: unknown): Promise<z.infer<S>> {
+    const parsed = schema.safeParse(body);
+    if (parsed.success) return parsed.data;
+    checkFieldType({ ...(await this.access.decideOnly(user, at.ids)), parentId: at.parentId });
+    return parseWith(schema, body, 'body');
+  }
+
+  /** U6/U11/C3: renames and/or (dis)enables; absent members stay as they are. One call of the database, like a create. */
   async update(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
-    return this.writer.writeTogether(user, at, (scope) => {
-      const input = parseWith(updateOptionBody, body, 'body');
-      const patch = { value: input.optionvalue ?? undefined, disabled: input.disabled ?? undefined };
-      return {
-        value: patch.value,
-        exceptId: id,
-        run: async (trx, list, log) => {
-          // One statement when it changes something; otherwise (or for an option not in the list: the error) a look.
-          const changed = await repo.updateInList(trx, list, id, patch, log.send);
-          const before = changed?.before ?? (await this.loadInList(trx, scope, id));
-          const row = changed?.row ?? (await repo.updateOption(trx, id, patch));
-          const fill = { before: { sequence: 'n' }, after: { sequence: 'n' } };
-          const [rank] = await log.along<{ n: number }>(repo.rankQuery(trx, row), { action: 'option.updated', before: withParent(before, 0), after: withParent(row, 0) }, fill);
-          const sequence = Number(rank?.n ?? 0);
-          return {
-            result: toOptionJson(row, sequence),
-            change: { action: 'option.updated', before: withParent(before, sequence), after: withParent(row, sequence) },
-            recorded: true,
-          };
-        },
-      };
-    });
+    const input = await this.validBody(user, at, updateOptionBody, body);
+    return this.writer.update(user, at, id, { value: input.optionvalue ?? undefined, disabled: input.disabled ?? undefined });
   }
 
   /** U7/U12/C4: deletes the option with its children; it leaves any default that held it. */
@@ -153,46 +123,10 @@ export class OptionsService {
     }));
   }
 
-  /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written. */
+  /** U8/U13/C5: `position: First`, or directly after a sibling (after itself: nothing changes). One row is written, in one call. */
   async move(user: AuthUser, at: ListPath, id: number, body: unknown): Promise<OptionJson> {
-    return this.writer.writeTogether(user, at, (scope) => {
-      const move = parseWith(moveBody, body, 'body');
-      return {
-        run: async (trx, list, log) => {
-          const afterId = 'afterId' in move ? move.afterId : null;
-          // Most moves take one statement here; one that is not placed is an error to answer, a move after
-          // itself (nothing changes), or a gap used up (renumbered, then placed).
-          let placed = afterId === id ? undefined : await repo.placeAfter(trx, list, id, afterId, log.send);
-          let option = placed ? { ...placed.row, position: placed.oldPosition } : undefined;
-          if (!placed) {
-            const found = await repo.findOptions(trx, scope.context.id, afterId === null ? [id] : [id, afterId]);
-            option = this.inList(scope, id, found.find((o) => o.id === id));
-            const target = afterId === null ? undefined : found.find((o) => o.id === afterId);
-            if (afterId !== null && (!target || target.parent_id !== scope.parentId)) throw afterNotSibling(afterId, id);
-            if (target?.id !== option.id) {
-              await repo.renumber(trx, list);
-              placed = await repo.placeAfter(trx, list, id, afterId, log.send);
-              if (placed === undefined) throw new Error('no position after renumbering');
-              // Its rank before the move is counted among the renumbered positions: from its own renumbered one.
-              option = { ...option, position: placed.oldPosition };
-            }
-          }
-          if (!option) throw new Error('moved option not found');
-          const row = placed?.row ?? option;
-          const [ranks] = await log.along<{ before: number; after: number }>(
-            repo.ranksAroundQuery(trx, row, Number(option.position), Number(row.position)),
-            { action: 'option.moved', before: withParent(option, 0), after: withParent(row, 0) },
-            { before: { sequence: 'before' }, after: { sequence: 'after' } },
-          );
-          const [before, after] = [Number(ranks?.before ?? 0), Number(ranks?.after ?? 0)];
-          return {
-            result: toOptionJson(row, after),
-            change: { action: 'option.moved', before: withParent(option, before), after: withParent(row, after) },
-            recorded: true,
-          };
-        },
-      };
-    });
+    const move = await this.validBody(user, at, moveBody, body);
+    return this.writer.move(user, at, id, 'afterId' in move ? move.afterId : null);
   }
 
   /** U14/C6: locale-aware sort of one list; rewrites every `sequence` as 0..n-1 (which also repairs it). */

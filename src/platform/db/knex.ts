@@ -38,13 +38,9 @@ export interface DbOptions {
 /** knex on PostgreSQL, with its change feed. */
 export function createDb(opts: DbOptions): Db {
   pgDriver(); // its int8 parser, before the first query
-  // `pipeline`: a statement is sent without waiting for the answers to the ones before it on the connection
-  // (pg 8.23), so a write can send several in one flight (send-now.ts). Queries awaited one by one behave as
-  // before; what a pipelined connection refuses is a portal kept open across round trips (pg-cursor,
-  // pg-query-stream, the `rows` option): read large results with an SQL cursor instead (options-tree.repository.ts).
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000, pipeline: true } as Knex.PgConnectionConfig,
+    connection: { connectionString: opts.databaseUrl, statement_timeout: 60_000 } as Knex.PgConnectionConfig,
     pool: { min: 0, max: opts.poolMax ?? 10 },
     acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
     searchPath: opts.searchPath,

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { pgDriver } from '../db/pg-driver.ts';
 import type { Logger } from '../log/logger.ts';
-import type { CompiledStatement } from '../db/statement-template.ts';
 import { CHANGE_LISTENER_SOURCE } from './change-listener.worker.ts';
 import { InProcessChanges } from './in-process-changes.ts';
 import { EPOCH_CELL, LIVE_CELL, topicSlot } from './topic-counters.ts';
@@ -30,12 +29,12 @@ export interface ChangeFeed {
   observer?: FeedObserver | undefined;
   publish(topic: string): Promise<void>;
   /**
-   * `publish` for a write that can run one more statement in its own transaction, right before its COMMIT
-   * (PostgreSQL delivers a NOTIFY when its transaction commits, and drops it with a rollback): `statement`
-   * announces the change and counts the listening nodes; once committed, `delivered` with that statement's rows
-   * does the rest of `publish` (this node's counter, the other nodes' acknowledgements). A single node then
-   * answers without a further round trip. Undefined where it cannot (the embedded database, or no listener
-   * thread now): then `publish` after the commit.
+   * `publish` for a write that announces its change itself, inside its own transaction (PostgreSQL delivers a
+   * NOTIFY when its transaction commits, and drops it with a rollback): the write sends `pg_notify(channel,
+   * payload)` and counts the sessions named `listener` in pg_stat_activity (the listening nodes); once
+   * committed, `delivered` with that count does the rest of `publish` (this node's counter, the other nodes'
+   * acknowledgements). A single node then answers without a further round trip. Undefined where it cannot (the
+   * embedded database, or no listener thread now): then `publish` after the commit.
    */
   announceWithin?(topic: string): Announcement | undefined;
   /**
@@ -60,8 +59,10 @@ export interface ChangeFeed {
 
 /** A change announced inside the write's transaction (ChangeFeed.announceWithin). */
 export interface Announcement {
-  statement: CompiledStatement;
-  delivered(rows: readonly unknown[]): Promise<void>;
+  channel: string;
+  payload: string;
+  listener: string;
+  delivered(listeners: number): Promise<void>;
 }
 
 export interface FeedObserver {
@@ -92,15 +93,8 @@ const CHANNEL = 'addon_pair_changes';
 /** Marks our listener sessions in pg_stat_activity, so a publisher can count the nodes to wait for. */
 const LISTENER_NAME = 'addon-pair-change-listener';
 const ACK_TIMEOUT_MS = 2000;
-/**
- * The announcement and the nodes listening now (this one included): announceWithin's statement, and the listener
- * thread's for `publish` (passed to it as `announceText`).
- */
-const ANNOUNCE_COUNT = 'select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()';
-const ANNOUNCE = {
-  text: `select pg_notify($1, $2), (${ANNOUNCE_COUNT}) as n`,
-  sql: `select pg_notify(?, ?), (${ANNOUNCE_COUNT.replace('$3', '?')}) as n`,
-};
+/** The listener thread's announcement for `publish`: the change, and the nodes listening now (this one included). */
+const ANNOUNCE_TEXT = 'select pg_notify($1, $2), (select count(*)::int from pg_stat_activity where application_name = $3 and datname = current_database()) as n';
 /** How often the listener thread counts the listening nodes (a node that joins is counted within this time). */
 const NODE_COUNT_MS = 5000;
 
@@ -183,13 +177,14 @@ export class PgChangeFeed implements ChangeFeed {
   announceWithin(topic: string): Announcement | undefined {
     if (this.deferred || !this.worker || !this.live) return undefined;
     const nonce = randomUUID();
-    const values = [CHANNEL, `c|${topic}|${nonce}|${this.nodeId}|${topicSlot(topic)}`, LISTENER_NAME];
     return {
-      statement: { compiled: true, text: ANNOUNCE.text, sql: ANNOUNCE.sql, values },
-      delivered: async (rows) => {
+      channel: CHANNEL,
+      payload: `c|${topic}|${nonce}|${this.nodeId}|${topicSlot(topic)}`,
+      listener: LISTENER_NAME,
+      delivered: async (listeners) => {
         this.observer?.sent();
         this.inProcess.changed(topic);
-        const others = Math.max(0, Number((rows[0] as { n?: unknown } | undefined)?.n ?? 1) - 1);
+        const others = Math.max(0, listeners - 1);
         const worker = this.worker;
         if (others === 0 || !worker) return this.observer?.acknowledged(0, true);
         await this.untilPublished(worker, (id) => ({ type: 'await', id, nonce, missing: others }));
@@ -228,7 +223,7 @@ export class PgChangeFeed implements ChangeFeed {
         cells: this.counters.cells,
         channel: CHANNEL,
         listenerName: LISTENER_NAME,
-        announceText: ANNOUNCE.text,
+        announceText: ANNOUNCE_TEXT,
         nodeId: this.nodeId,
         ackTimeoutMs: ACK_TIMEOUT_MS,
         nodeCountMs: NODE_COUNT_MS,

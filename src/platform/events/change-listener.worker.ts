@@ -15,7 +15,8 @@
  * `{ type: 'await', id, nonce, missing }` (a change announced inside a write's transaction: see awaitAcks)
  * and `{ type: 'close' }`.
  *
- * Notifications: `c|topic|nonce|origin|slot` announces a change, `a|nonce` acknowledges one. The slot is
+ * Notifications: `c|topic|nonce|origin|slot` announces a change, `a|nonce` acknowledges one, `b|nonce,nonce,…`
+ * acknowledges several (batched per node, see queueAck). The slot is
  * last so that a node of the previous version (which reads `c|topic|nonce|origin`) still understands and
  * acknowledges it; a notification without a valid slot raises the epoch.
  */
@@ -77,10 +78,41 @@ function received(payload) {
     const slot = Number(slotText);
     Atomics.add(cells, Number.isInteger(slot) && slot > epochCell && slot < cells.length ? slot : epochCell, 1);
     post({ type: 'changed', topic: a });
-    if (client) queryOn(client, 'select pg_notify($1, $2)', [channel, 'a|' + b], 'ap_ack').catch(() => undefined);
+    queueAck(b);
   } else if (kind === 'a' && a) {
     acknowledge(a);
+  } else if (kind === 'b' && a) {
+    for (const nonce of a.split(',')) acknowledge(nonce);
   }
+}
+
+// Acknowledgements are batched per node: one notification acknowledges every change this node heard since its
+// last one was sent (\`b|n1,n2,…\`; \`a|n\` when it is one, which nodes of the previous version read). While one is
+// on its way, the next ones wait for it, so under load a node sends about one acknowledgement per round trip of
+// its listener connection, however many writes the cluster makes: the notifications a write costs do not grow
+// with the number of nodes (docs/performance.md, "Writes and the cluster").
+const ACKS_PER_NOTIFICATION = 200; // 36-character nonces: well under PostgreSQL's 8000-byte payload
+let acksDue = [];
+let acksBusy = false;
+function queueAck(nonce) {
+  acksDue.push(nonce);
+  if (acksBusy) return;
+  acksBusy = true;
+  // After the other notifications of the same read from the socket, which arrive in this same turn.
+  setImmediate(flushAcks);
+}
+function flushAcks() {
+  const c = client;
+  if (!c || acksDue.length === 0) {
+    acksBusy = false;
+    acksDue = [];
+    return;
+  }
+  const batch = acksDue.splice(0, ACKS_PER_NOTIFICATION);
+  const payload = batch.length === 1 ? 'a|' + batch[0] : 'b|' + batch.join(',');
+  queryOn(c, 'select pg_notify($1, $2)', [channel, payload], 'ap_ack')
+    .catch(() => undefined)
+    .finally(() => (acksDue.length > 0 ? flushAcks() : (acksBusy = false)));
 }
 
 async function notifyOnce(payload) {
@@ -178,6 +210,9 @@ async function connect() {
   try {
     await c.connect();
     await queryOn(c, 'listen ' + channel);
+    // This connection commits nothing but notifications (acknowledgements, publishes after a write committed):
+    // they need no wait for the disk, which would hold PostgreSQL's notification lock the longer.
+    await queryOn(c, 'set synchronous_commit = off');
     if (closed) return void (await c.end());
     // Anything may have changed while we were not listening: every cached answer is invalid, then live.
     Atomics.add(cells, epochCell, 1);
