@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
@@ -6,6 +5,8 @@ import { DELIVER_WEBHOOKS_COMMAND } from './webhooks/delivery-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir, embeddedFolderOf } from './platform/db/embedded-data-dir.ts';
 import { checkDataDir, isInitialised } from './platform/db/data-dir-check.ts';
+import { COMMANDS, commandOf } from './cli/commands.ts';
+import { DataDirOptionError, defaultDataDir, loadEnvFile, refuseMissingData, takeDataDirOption } from './cli/data-folder.ts';
 import { keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
 import type { UserCommand } from './cli/user-command.ts';
 import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
@@ -38,7 +39,9 @@ const USAGE = `Usage: addon-pair [command]
   help                       this text
 
 A password not given with --password is read from the first line of standard input.
-Configuration comes from the environment and a .env file (see .env.example).
+Configuration comes from the environment and a .env file (see .env.example): the working directory's, else
+the installation's. The embedded database is in DATA_DIR, or --data-dir DIR, else the installation's ./data;
+only serve and migrate create it, every other command needs one there.
 With the embedded database (no DATABASE_URL), a running server runs the user and token commands;
 stop it before migrate, import or import-from.`;
 
@@ -50,8 +53,11 @@ async function readPassword(given: string | undefined): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
-async function main(argv: string[]): Promise<void> {
-  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+async function main(args: string[]): Promise<void> {
+  // The installation's configuration and data folder, from whatever folder the command runs (cli/data-folder.ts).
+  const argv = takeDataDirOption(args);
+  loadEnvFile();
+  defaultDataDir();
   // `import-from` has options of its own (repeated --space and --field) and answers usage mistakes with exit 2.
   if (argv[0] === 'import-from') return importFrom(argv.slice(1));
   const { values: o, positionals: p } = parseOptions(argv);
@@ -65,8 +71,10 @@ async function main(argv: string[]): Promise<void> {
   // The server's webhook delivery child on PostgreSQL (webhooks/delivery-process.ts), not for people.
   if (cmd === DELIVER_WEBHOOKS_COMMAND)
     return (await import('./webhooks/delivery-child.ts')).runDeliveryChild((await import('./config.ts')).loadConfig());
-  const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
-  if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  const command = commandOf(p);
+  if (!command) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  // Before anything opens (and so creates) the folder; over REST (`options … --url`) no database is used.
+  if (!COMMANDS.find((c) => c.name === command)?.createsData && o.url === undefined) refuseMissingData();
   if (cmd === 'options') return optionsCommandOf(o, p);
   const userCommand = await userCommandOf(command, o, arg);
   // With the embedded database and a server running on it, the server runs a user or token command (the
@@ -114,7 +122,11 @@ async function importFrom(argv: string[]): Promise<void> {
   const { importFromCommand } = await import('./cli/import-from.command.ts');
   process.exitCode = await importFromCommand(argv, {
     readPassword: () => readPassword(undefined),
-    loadConfig: () => loadConfigOrClose(undefined),
+    // Checked when the command is about to open the database, after its own usage checks.
+    loadConfig: async () => {
+      refuseMissingData();
+      return loadConfigOrClose(undefined);
+    },
     out: (s) => void process.stdout.write(s),
     err: (s) => void process.stderr.write(s),
   });
@@ -204,19 +216,6 @@ async function optionsCommandOf(o: ReturnType<typeof parseOptions>['values'], p:
   return optionsCommand(command.url === undefined ? await loadConfigOrClose(undefined) : undefined, command);
 }
 
-const COMMANDS = new Set([
-  'serve',
-  'migrate',
-  'user add',
-  'user passwd',
-  'user unlock',
-  'user delete',
-  'token create',
-  'import',
-  'options export',
-  'options sync',
-]);
-
 function parseOptions(argv: string[]) {
   try {
     return parseArgs({
@@ -257,7 +256,7 @@ function need(v: string | undefined, what: string): string {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError)
+  if (err instanceof UsageError || err instanceof DataDirOptionError)
     process.stderr.write(`${err.message}: run \`addon-pair help\` for the commands and their arguments.\n`);
   else process.stderr.write(`${describeFailure(err)}\n`);
   // The stack is for whoever debugs, not for the person who mistyped a setting.
