@@ -22,6 +22,6 @@ const bundle = path.join(root, 'dist/main.mjs');
 // The image has no sources, nor scripts/.
 if (fs.existsSync(path.join(root, 'src'))) {
   const { bundleIsStale } = await import('../scripts/bundle-freshness.mjs');
-  if (bundleIsStale(root)) await (await import('../scripts/build.mjs')).buildAll();
+  if (bundleIsStale(root)) await (await import('../scripts/build.mjs')).buildAll({ template: false });
 }
 await import(bundle);

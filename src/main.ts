@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
-import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
+import { INIT_DATA_DIR_COMMAND, MAKE_DATA_TEMPLATE_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { DELIVER_WEBHOOKS_COMMAND } from './webhooks/delivery-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir, embeddedFolderOf } from './platform/db/embedded-data-dir.ts';
@@ -68,6 +69,15 @@ async function main(args: string[]): Promise<void> {
   // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
   if (cmd === INIT_DATA_DIR_COMMAND)
     return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
+  // `npm run build`'s migrated template of a new data folder (platform/db/data-template.ts), not for people.
+  if (cmd === MAKE_DATA_TEMPLATE_COMMAND) {
+    const [{ initDataDir }, { makeTemplate }, { migrationNames }] = await Promise.all([
+      import('./platform/db/embedded-pglite.ts'),
+      import('./platform/db/data-template.ts'),
+      import('./platform/db/migration-source.ts'),
+    ]);
+    return makeTemplate(need(sub, 'DIR'), initDataDir, migrationNames());
+  }
   // The server's webhook delivery child on PostgreSQL (webhooks/delivery-process.ts), not for people.
   if (cmd === DELIVER_WEBHOOKS_COMMAND)
     return (await import('./webhooks/delivery-child.ts')).runDeliveryChild((await import('./config.ts')).loadConfig());
@@ -101,7 +111,7 @@ async function main(args: string[]): Promise<void> {
   // The server's embedded database starts opening before the server's code loads (Express and every
   // feature, about 0.4 s), which then loads beside it: on a new folder, beside initdb's child process.
   if (command === 'serve') {
-    const embedded = dataFolder ? openEmbedded(dataFolder, 'server') : undefined;
+    const embedded = dataFolder ? openEmbedded(dataFolder, 'server', (how) => announceCreation(dataFolder, how, config.logLevel)) : undefined;
     return (await import('./cli/serve.command.ts')).serveCommand(config, embedded);
   }
   const admin = () => import('./cli/admin.commands.ts');
@@ -133,12 +143,25 @@ async function importFrom(argv: string[]): Promise<void> {
 }
 
 /** Opens the folder for the server, or for a user or token command (a small shared memory: COMMAND_START_PARAMS). */
-function openEmbedded(dir: string, forWhat: 'server' | 'command') {
+function openEmbedded(dir: string, forWhat: 'server' | 'command', announce?: (how: 'template' | 'initdb') => void) {
   const opening = import('./platform/db/embedded-pglite.ts').then((m) =>
-    m.openEmbeddedPglite(dir, forWhat === 'server' ? m.EMBEDDED_START_PARAMS : m.COMMAND_START_PARAMS),
+    m.openEmbeddedPglite(dir, forWhat === 'server' ? m.EMBEDDED_START_PARAMS : m.COMMAND_START_PARAMS, announce),
   );
   opening.catch(() => undefined); // reported by whoever awaits it
   return opening;
+}
+
+/**
+ * The server's first start on a new folder says so while it works (issue 42: it printed nothing for 6–19 s):
+ * one line for a person at a terminal, a log line otherwise (JSON, as every other line there).
+ */
+function announceCreation(dir: string, how: 'template' | 'initdb', logLevel: string): void {
+  const where = path.resolve(dir);
+  const what = how === 'template' ? "copying the build's migrated template" : 'initdb and migrations, some seconds';
+  if (process.stdout.isTTY) return void process.stdout.write(`Creating the database in ${where} (first start: ${what}) …\n`);
+  void import('./platform/log/logger.ts').then(({ createLogger }) =>
+    createLogger(logLevel).info({ dataDir: where, from: how }, 'creating the embedded database (first start)'),
+  );
 }
 
 /** The configuration; when it is refused, the database opened early is closed (and its folder unlocked) first. */
