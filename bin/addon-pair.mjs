@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npx addon-pair …`: the command line runs from the esbuild bundle (dist/main.mjs), which starts in a
+// `addon-pair …` (linked with `npm link`, or `npm run cli -- …` in the clone): the command line runs from the esbuild bundle (dist/main.mjs), which starts in a
 // fraction of the time tsx needs. In a checkout the bundle is rebuilt first when one of its inputs is newer
 // (scripts/bundle-freshness.mjs; under a second); in the container image there are no sources and the bundle
 // is used as it is.
@@ -14,12 +14,14 @@ import nodeModule from 'node:module';
 // that cannot be written (a read-only /tmp) only makes Node compile as before.
 nodeModule.enableCompileCache?.();
 
+// The installation this script belongs to, from its own location, never the working directory: Node runs a
+// linked bin (`npm link`, a symbolic link on the PATH) from its real path, so import.meta.url is the clone's.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'dist/main.mjs');
 
 // The image has no sources, nor scripts/.
 if (fs.existsSync(path.join(root, 'src'))) {
   const { bundleIsStale } = await import('../scripts/bundle-freshness.mjs');
-  if (bundleIsStale(root)) await (await import('../scripts/build.mjs')).buildAll();
+  if (bundleIsStale(root)) await (await import('../scripts/build.mjs')).buildAll({ template: false });
 }
 await import(bundle);

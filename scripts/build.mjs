@@ -2,6 +2,7 @@
 // more npm scripts. Plain JavaScript so that it runs without tsx, also in the Docker builder stage.
 // Each output is written to a temporary file and renamed, so a process that starts meanwhile never reads
 // half a bundle (test workers may build at the same time).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,14 +156,44 @@ export async function buildClient(outdir = path.join(root, 'dist/web')) {
   });
 }
 
-/** The server and the web interface, side by side: what `npm start` serves and the container image holds. */
-export async function buildAll() {
+const TEMPLATE = path.join(root, 'dist/data-template');
+
+/**
+ * The migrated database that a first start copies into an empty data folder instead of creating one (issue 42:
+ * 6–19 s of initdb and migrations in WebAssembly; src/platform/db/data-template.ts). Made by the new bundle
+ * itself, under a hidden command, in a process of its own (a few seconds, once per build).
+ * glibc's MALLOC_MMAP_THRESHOLD_ (npm start's) is left out, as for initdb's child at a start (embedded-pglite.ts).
+ */
+export function buildDataTemplate() {
+  const { MALLOC_MMAP_THRESHOLD_: _threshold, ...env } = process.env;
+  const r = spawnSync(process.execPath, [path.join(root, 'dist/main.mjs'), 'internal-make-data-template', TEMPLATE], {
+    env: { ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`making the data template failed (exit ${r.status ?? r.signal})`);
+}
+
+/** True when the template is missing or older than the bundle that made it (a migration or PGlite may have changed). */
+export function templateIsStale() {
+  const stamp = path.join(TEMPLATE, 'template.json');
+  const bundle = path.join(root, 'dist/main.mjs');
+  return !fs.existsSync(stamp) || !fs.existsSync(bundle) || fs.statSync(stamp).mtimeMs < fs.statSync(bundle).mtimeMs;
+}
+
+/**
+ * The server and the web interface, side by side: what `npm start` serves and the container image holds; then
+ * the data template. `template: false` (the command line's rebuild before a command, bin/addon-pair.mjs) skips
+ * it: a first start then uses the older template when it still fits, else creates its folder as before.
+ */
+export async function buildAll({ template = true } = {}) {
   await Promise.all([buildServer(), buildClient()]);
+  if (template) buildDataTemplate();
 }
 
 // `node scripts/build.mjs [--if-stale]`: `npm start` passes --if-stale, so that a start with an up-to-date
-// bundle does not spend a second rebuilding it.
+// bundle and template does not spend seconds rebuilding them.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--if-stale') && !bundleIsStale(root)) console.log('dist/ is up to date');
-  else await buildAll();
+  if (!process.argv.includes('--if-stale') || bundleIsStale(root)) await buildAll();
+  else if (templateIsStale()) buildDataTemplate();
+  else console.log('dist/ is up to date');
 }

@@ -1,11 +1,13 @@
-import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeFailure } from './cli/describe-failure.ts';
-import { INIT_DATA_DIR_COMMAND } from './platform/db/init-data-dir-command.ts';
+import { INIT_DATA_DIR_COMMAND, MAKE_DATA_TEMPLATE_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { DELIVER_WEBHOOKS_COMMAND } from './webhooks/delivery-command.ts';
 import { lockHolder } from './platform/db/data-dir-lock.ts';
 import { embeddedDataDir, embeddedFolderOf } from './platform/db/embedded-data-dir.ts';
 import { checkDataDir, isInitialised } from './platform/db/data-dir-check.ts';
+import { COMMANDS, commandOf } from './cli/commands.ts';
+import { DataDirOptionError, defaultDataDir, loadEnvFile, refuseMissingData, takeDataDirOption } from './cli/data-folder.ts';
 import { keepWebAssemblyOnBaselineCompiler } from './platform/db/short-run-wasm.ts';
 import type { UserCommand } from './cli/user-command.ts';
 import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
@@ -38,7 +40,9 @@ const USAGE = `Usage: addon-pair [command]
   help                       this text
 
 A password not given with --password is read from the first line of standard input.
-Configuration comes from the environment and a .env file (see .env.example).
+Configuration comes from the environment and a .env file (see .env.example): the working directory's, else
+the installation's. The embedded database is in DATA_DIR, or --data-dir DIR, else the installation's ./data;
+only serve and migrate create it, every other command needs one there.
 With the embedded database (no DATABASE_URL), a running server runs the user and token commands;
 stop it before migrate, import or import-from.`;
 
@@ -50,8 +54,11 @@ async function readPassword(given: string | undefined): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
-async function main(argv: string[]): Promise<void> {
-  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+async function main(args: string[]): Promise<void> {
+  // The installation's configuration and data folder, from whatever folder the command runs (cli/data-folder.ts).
+  const argv = takeDataDirOption(args);
+  loadEnvFile();
+  defaultDataDir();
   // `import-from` has options of its own (repeated --space and --field) and answers usage mistakes with exit 2.
   if (argv[0] === 'import-from') return importFrom(argv.slice(1));
   const { values: o, positionals: p } = parseOptions(argv);
@@ -62,11 +69,22 @@ async function main(argv: string[]): Promise<void> {
   // The child process that creates a new embedded data directory (embedded-pglite.ts), not for people.
   if (cmd === INIT_DATA_DIR_COMMAND)
     return (await import('./platform/db/embedded-pglite.ts')).initDataDir(need(sub, 'DIR'));
+  // `npm run build`'s migrated template of a new data folder (platform/db/data-template.ts), not for people.
+  if (cmd === MAKE_DATA_TEMPLATE_COMMAND) {
+    const [{ initDataDir }, { makeTemplate }, { migrationNames }] = await Promise.all([
+      import('./platform/db/embedded-pglite.ts'),
+      import('./platform/db/data-template.ts'),
+      import('./platform/db/migration-source.ts'),
+    ]);
+    return makeTemplate(need(sub, 'DIR'), initDataDir, migrationNames());
+  }
   // The server's webhook delivery child on PostgreSQL (webhooks/delivery-process.ts), not for people.
   if (cmd === DELIVER_WEBHOOKS_COMMAND)
     return (await import('./webhooks/delivery-child.ts')).runDeliveryChild((await import('./config.ts')).loadConfig());
-  const command = `${cmd}${sub && cmd !== 'import' ? ` ${sub}` : ''}`;
-  if (!COMMANDS.has(command)) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  const command = commandOf(p);
+  if (!command) throw new UsageError(`unknown command: ${p.join(' ')}`);
+  // Before anything opens (and so creates) the folder; over REST (`options … --url`) no database is used.
+  if (!COMMANDS.find((c) => c.name === command)?.createsData && o.url === undefined) refuseMissingData();
   if (cmd === 'options') return optionsCommandOf(o, p);
   const userCommand = await userCommandOf(command, o, arg);
   // With the embedded database and a server running on it, the server runs a user or token command (the
@@ -93,7 +111,7 @@ async function main(argv: string[]): Promise<void> {
   // The server's embedded database starts opening before the server's code loads (Express and every
   // feature, about 0.4 s), which then loads beside it: on a new folder, beside initdb's child process.
   if (command === 'serve') {
-    const embedded = dataFolder ? openEmbedded(dataFolder, 'server') : undefined;
+    const embedded = dataFolder ? openEmbedded(dataFolder, 'server', (how) => announceCreation(dataFolder, how, config.logLevel)) : undefined;
     return (await import('./cli/serve.command.ts')).serveCommand(config, embedded);
   }
   const admin = () => import('./cli/admin.commands.ts');
@@ -114,19 +132,36 @@ async function importFrom(argv: string[]): Promise<void> {
   const { importFromCommand } = await import('./cli/import-from.command.ts');
   process.exitCode = await importFromCommand(argv, {
     readPassword: () => readPassword(undefined),
-    loadConfig: () => loadConfigOrClose(undefined),
+    // Checked when the command is about to open the database, after its own usage checks.
+    loadConfig: async () => {
+      refuseMissingData();
+      return loadConfigOrClose(undefined);
+    },
     out: (s) => void process.stdout.write(s),
     err: (s) => void process.stderr.write(s),
   });
 }
 
 /** Opens the folder for the server, or for a user or token command (a small shared memory: COMMAND_START_PARAMS). */
-function openEmbedded(dir: string, forWhat: 'server' | 'command') {
+function openEmbedded(dir: string, forWhat: 'server' | 'command', announce?: (how: 'template' | 'initdb') => void) {
   const opening = import('./platform/db/embedded-pglite.ts').then((m) =>
-    m.openEmbeddedPglite(dir, forWhat === 'server' ? m.EMBEDDED_START_PARAMS : m.COMMAND_START_PARAMS),
+    m.openEmbeddedPglite(dir, forWhat === 'server' ? m.EMBEDDED_START_PARAMS : m.COMMAND_START_PARAMS, announce),
   );
   opening.catch(() => undefined); // reported by whoever awaits it
   return opening;
+}
+
+/**
+ * The server's first start on a new folder says so while it works (issue 42: it printed nothing for 6–19 s):
+ * one line for a person at a terminal, a log line otherwise (JSON, as every other line there).
+ */
+function announceCreation(dir: string, how: 'template' | 'initdb', logLevel: string): void {
+  const where = path.resolve(dir);
+  const what = how === 'template' ? "copying the build's migrated template" : 'initdb and migrations, some seconds';
+  if (process.stdout.isTTY) return void process.stdout.write(`Creating the database in ${where} (first start: ${what}) …\n`);
+  void import('./platform/log/logger.ts').then(({ createLogger }) =>
+    createLogger(logLevel).info({ dataDir: where, from: how }, 'creating the embedded database (first start)'),
+  );
 }
 
 /** The configuration; when it is refused, the database opened early is closed (and its folder unlocked) first. */
@@ -204,19 +239,6 @@ async function optionsCommandOf(o: ReturnType<typeof parseOptions>['values'], p:
   return optionsCommand(command.url === undefined ? await loadConfigOrClose(undefined) : undefined, command);
 }
 
-const COMMANDS = new Set([
-  'serve',
-  'migrate',
-  'user add',
-  'user passwd',
-  'user unlock',
-  'user delete',
-  'token create',
-  'import',
-  'options export',
-  'options sync',
-]);
-
 function parseOptions(argv: string[]) {
   try {
     return parseArgs({
@@ -257,7 +279,7 @@ function need(v: string | undefined, what: string): string {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError)
+  if (err instanceof UsageError || err instanceof DataDirOptionError)
     process.stderr.write(`${err.message}: run \`addon-pair help\` for the commands and their arguments.\n`);
   else process.stderr.write(`${describeFailure(err)}\n`);
   // The stack is for whoever debugs, not for the person who mistyped a setting.

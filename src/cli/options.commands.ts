@@ -156,7 +156,9 @@ async function restExport(cmd: OptionsCommand): Promise<void> {
   const out = outputStream(cmd);
   let bytes = 0;
   let lines = 0;
-  const decoder = new TextDecoder();
+  // ignoreBOM: the server's CSV starts with a byte-order mark (unless --no-bom asked it not to), which spreadsheet
+  // programs need to read UTF-8; a default TextDecoder would silently drop it from the file.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.length;
     const text = decoder.decode(chunk, { stream: true });

@@ -18,7 +18,10 @@ export async function serveCommand(config: Config, embedded?: Promise<EmbeddedDa
   const embeddedFolder = embeddedFolderOf(config);
   const commands = embeddedFolder ? await listenForCommands(embeddedFolder, userCommandServices(running.services), log) : undefined;
   const { baseUrl, adminUsername, adminPassword } = config;
-  log.info({ port: running.port, baseUrl, database: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'addon-pair listening');
+  const database = config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}`;
+  // A person at a terminal reads one line; a log collector (no TTY) gets the JSON line, as every other.
+  if (process.stdout.isTTY) process.stdout.write(`addon-pair listening on ${baseUrl} (${config.host}:${running.port}, ${database})\n`);
+  else log.info({ port: running.port, baseUrl, database }, 'addon-pair listening');
   if (running.boot.adminCreated) {
     // Only commands that work as printed in the shell of the person who started us: the ADMIN_PASSWORD they
     // set is not in their shell's variables (it may have been given inline or in .env) and is not printed,

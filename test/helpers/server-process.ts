@@ -44,7 +44,7 @@ export interface ServerProcess {
 }
 
 /**
- * Runs `addon-pair <args>` as a real process, from the bundle as `npx addon-pair` and `npm start` do
+ * Runs `addon-pair <args>` as a real process, from the bundle as a linked `addon-pair`, `npm run cli` and `npm start` do
  * (bin/addon-pair.mjs rebuilds it first when a source file is newer), and collects its output.
  */
 export function runCli(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {

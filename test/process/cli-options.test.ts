@@ -54,6 +54,15 @@ describe('the options command line', () => {
       expect(rows[0]).toBe('id,path,disabled,position,default');
       expect(rows.slice(1, 5).map((r) => r.split(',')[1])).toEqual(['Europe', 'Europe/Germany', 'Europe/France', 'Asia']);
 
+      // Without --no-bom the file keeps the byte-order mark the server sent, as the REST and web exports have
+      // it (issue 42: the command line decoded the body with a TextDecoder that dropped it).
+      const withBom = path.join(dir, 'bom.csv');
+      const bom = await cli('options', 'export', String(fieldId), 'default', '--output', withBom, ...rest);
+      expect(bom.code, bom.output).toBe(0);
+      const bytes = fs.readFileSync(withBom);
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(bytes.subarray(3).toString('utf8').split('\r\n')[0]).toBe('id,path,disabled,position,default');
+
       const wrong = await cli('options', 'export', String(fieldId), 'default', '--url', server.url, '--token', 'nope');
       expect(wrong.code).toBe(1);
       expect(wrong.output).toMatch(/The server answered 401/);
