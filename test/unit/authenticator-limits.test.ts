@@ -51,7 +51,7 @@ class MemoryStore implements AuthStore {
   touchToken = vi.fn(async () => undefined);
 }
 
-async function setup(opts: { addressLimit?: { failures: number; minutes: number }; pool?: HashPool; maxAttempts?: number } = {}) {
+async function setup(opts: { addressLimit?: { failures: number; minutes: number }; pool?: HashPool; maxAttempts?: number; delay?: { afterFailures: number; maxSeconds: number }; sleep?: (ms: number) => Promise<void> } = {}) {
   const hasher = new PasswordHasher(cost, opts.pool ?? new HashPool({ concurrency: 2, maxWaitMs: 60_000 }));
   const store = new MemoryStore();
   for (const [id, name] of [[1, 'ann'], [2, 'bob'], [3, 'victim']] as const) {
@@ -60,7 +60,7 @@ async function setup(opts: { addressLimit?: { failures: number; minutes: number 
   const verify = vi.spyOn(hasher, 'verify');
   const changes = new LocalChangeFeed();
   const publish = vi.spyOn(changes, 'publish');
-  const auth = new Authenticator({ store, hasher, changes, maxAttempts: opts.maxAttempts ?? 3, lockoutMinutes: 0, addressLimit: opts.addressLimit });
+  const auth = new Authenticator({ store, hasher, changes, maxAttempts: opts.maxAttempts ?? 3, lockoutMinutes: 0, addressLimit: opts.addressLimit, delay: opts.delay, sleep: opts.sleep });
   return { store, hasher, verify, auth, publish };
 }
 
@@ -271,3 +271,34 @@ describe('the limits of a login', () => {
     expect(hash).not.toHaveBeenCalled();
   });
 });
+
+describe('the lock per name and address, and the delay of a name guessed from many addresses (issue 44)', () => {
+  it("locks the name for the guessing address only: the owner's remembered credential and fresh logins elsewhere go on", async () => {
+    const { auth, verify } = await setup();
+    const ann = basicHeader('ann', 'ann-pw');
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.2')).ok).toBe(true);
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.1')).ok).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await auth.basicHeader(basicHeader('ann', `x${i}`), undefined, '10.0.0.1')).toEqual({ ok: false, reason: 'failed' });
+    verify.mockClear();
+    expect(await auth.basicHeader(ann, undefined, '10.0.0.1')).toEqual({ ok: false, reason: 'denied' });
+    expect(auth.cachedBasic(ann, auth.basicKey(ann, '10.0.0.1'))).toBeUndefined();
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.2')).ok).toBe(true);
+    expect(verify).not.toHaveBeenCalled();
+    expect((await auth.password('ann', 'ann-pw', '10.0.0.3')).ok).toBe(true);
+    // One address however it is written: an IPv4 peer seen through a dual-stack socket is the same client.
+    expect(await auth.password('ann', 'ann-pw', '::ffff:10.0.0.1')).toEqual({ ok: false, reason: 'denied' });
+  });
+
+  it('waits 1 s, 2 s, 4 s (the maximum) before each check once the failures from all addresses pass the threshold', async () => {
+    const waits: number[] = [];
+    const { auth } = await setup({ delay: { afterFailures: 2, maxSeconds: 4 }, sleep: async (ms) => void waits.push(ms) });
+    for (let i = 0; i < 2; i++) await auth.password('bob', 'wrong', `10.1.0.${i}`);
+    expect(waits).toEqual([]);
+    for (let i = 2; i < 6; i++) await auth.password('bob', 'wrong', `10.1.0.${i}`);
+    // The third failure waited nothing (2 before it); then 1 s, 2 s, 4 s.
+    expect(waits).toEqual([1000, 2000, 4000]);
+    expect((await auth.password('bob', 'bob-pw', '10.1.0.99')).ok).toBe(true);
+    expect(waits).toEqual([1000, 2000, 4000, 4000]);
+  });
+});
+
