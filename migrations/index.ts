@@ -17,6 +17,7 @@ import * as m20261127100000 from './20261127100000_migration_id_map.ts';
 import * as m20261127101000 from './20261127101000_content_ids_64bit.ts';
 import * as m20261127102000 from './20261127102000_space_home_page.ts';
 import * as m20261128200000 from './20261128200000_option_write_functions.ts';
+import * as m20261128203000 from './20261128203000_auth_failures_per_address.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -41,4 +42,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261127101000_content_ids_64bit': m20261127101000,
   '20261127102000_space_home_page': m20261127102000,
   '20261128200000_option_write_functions': m20261128200000,
+  '20261128203000_auth_failures_per_address': m20261128203000,
 };

@@ -122,6 +122,11 @@ const envSchema = z.object({
   MAX_AUTH_ATTEMPTS: intFrom('MAX_AUTH_ATTEMPTS', 3, 1, 1_000_000_000),
   LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 15, 0, 525_600),
   LOGIN_FAILURES_PER_ADDRESS: countPerMinutes('LOGIN_FAILURES_PER_ADDRESS', '30:10'),
+  CLIENT_IPV6_PREFIX: intFrom('CLIENT_IPV6_PREFIX', 64, 1, 128),
+  LOGIN_DELAY_AFTER_FAILURES: intFrom('LOGIN_DELAY_AFTER_FAILURES', 10, 0, 1_000_000_000),
+  LOGIN_DELAY_MAX_SECONDS: intFrom('LOGIN_DELAY_MAX_SECONDS', 30, 1, 3600),
+  LOGIN_HASH_CONCURRENCY: intFrom('LOGIN_HASH_CONCURRENCY', 0, 0, 1024),
+  LOGIN_QUEUE_SECONDS: intFrom('LOGIN_QUEUE_SECONDS', 10, 1, 600),
   OUTBOUND_ALLOWLIST: z.string().default(''),
   WEBHOOK_ALLOWLIST: z.string().optional(),
   WEBHOOK_POLL_MS: intFrom('WEBHOOK_POLL_MS', 1_000, 10, 3_600_000),
@@ -182,6 +187,12 @@ export type Config = Readonly<{
   lockoutMinutes: number;
   /** Failed logins one client address may have in a window (LOGIN_FAILURES_PER_ADDRESS); undefined: no limit. */
   loginFailuresPerAddress: Readonly<{ failures: number; minutes: number }> | undefined;
+  /** CLIENT_IPV6_PREFIX: the bits of an IPv6 address that name one client for every per-address count. */
+  clientIpv6Prefix: number;
+  /** A name's failures from all addresses beyond `afterFailures` (0: never) make each further check wait, up to `maxSeconds`. */
+  loginDelay: Readonly<{ afterFailures: number; maxSeconds: number }>;
+  /** Password hashes at once (LOGIN_HASH_CONCURRENCY; 0: half the cores) and how long a login may wait for one. */
+  loginHashes: Readonly<{ concurrency: number; queueSeconds: number }>;
   outboundAllowlist: readonly string[];
   /**
    * Webhooks (docs/webhooks.md): the allowlist of target URLs (WEBHOOK_ALLOWLIST, or OUTBOUND_ALLOWLIST when it
@@ -287,6 +298,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxAuthAttempts: e.MAX_AUTH_ATTEMPTS,
     lockoutMinutes: e.LOCKOUT_MINUTES,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS && Object.freeze({ failures: e.LOGIN_FAILURES_PER_ADDRESS.count, minutes: e.LOGIN_FAILURES_PER_ADDRESS.minutes }),
+    clientIpv6Prefix: e.CLIENT_IPV6_PREFIX,
+    loginDelay: Object.freeze({ afterFailures: e.LOGIN_DELAY_AFTER_FAILURES, maxSeconds: e.LOGIN_DELAY_MAX_SECONDS }),
+    loginHashes: Object.freeze({ concurrency: e.LOGIN_HASH_CONCURRENCY, queueSeconds: e.LOGIN_QUEUE_SECONDS }),
     outboundAllowlist: Object.freeze(listOf(e.OUTBOUND_ALLOWLIST)),
     webhooks: Object.freeze({
       allowlist: Object.freeze(listOf(e.WEBHOOK_ALLOWLIST?.trim() ? e.WEBHOOK_ALLOWLIST : e.OUTBOUND_ALLOWLIST)),

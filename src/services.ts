@@ -3,7 +3,10 @@ import type { Db } from './platform/db/knex.ts';
 import type { Logger } from './platform/log/logger.ts';
 import type { ImportPart } from './platform/import/import-part.ts';
 import type { Feature, FeatureContext } from './platform/feature.ts';
-import { PasswordHasher } from './platform/auth/password-hasher.ts';
+import { DEFAULT_COST, PasswordHasher } from './platform/auth/password-hasher.ts';
+import { HashPool } from './platform/auth/hash-pool.ts';
+import { ClientKeys } from './platform/http/client-key.ts';
+import { createLoginAudit } from './directory/login-audit.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
 import { authenticationStep } from './platform/auth/authenticate.ts';
 import type { RequestStep } from './platform/http/pipeline.ts';
@@ -93,7 +96,10 @@ function plugIn(
 }
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
-  const hasher = opts.hasher ?? new PasswordHasher();
+  const { concurrency, queueSeconds } = config.loginHashes;
+  const hasher = opts.hasher ?? new PasswordHasher(DEFAULT_COST, new HashPool({ concurrency: concurrency || undefined, maxWaitMs: queueSeconds * 1000 }));
+  // Every per-address count (rate limits, failed logins, locks) keys a client the same way (IPv6 by network).
+  const clientKeys = new ClientKeys(config.clientIpv6Prefix);
   const authenticator = new Authenticator({
     store: createAuthStore(db.knex),
     hasher,
@@ -102,6 +108,8 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     maxAttempts: config.maxAuthAttempts,
     lockoutMinutes: config.lockoutMinutes,
     addressLimit: config.loginFailuresPerAddress,
+    clientKeys,
+    delay: config.loginDelay,
   });
   const jobs = new JobRunner(db.knex, log, config.jobs);
   const ctx: FeatureContext = { config, db, log, hasher, authenticator, jobs };
@@ -118,8 +126,9 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const apidocs = createApidocsFeature(ctx);
   const features = [directory, wiki, tracker, codeblocks, fieldeditor, webhooks, migration, web, apidocs];
   plugIn(features, { directory: directory.services.directory, wiki: wiki.services, fieldeditor: fieldeditor.services }, jobs);
+  authenticator.audit = createLoginAudit(db.knex, directory.services.directory.hooks);
 
-  const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => db.changes.nodes ?? 1);
+  const rateLimiter = config.rateLimits && new RateLimiter(config.rateLimits, () => db.changes.nodes ?? 1, Date.now, clientKeys);
   return {
     config,
     db,

@@ -145,7 +145,7 @@ export class DirectoryService {
           actor,
           kind: 'user.unlocked',
           target: { type: 'user', name },
-          before: { failedLogins: cleared.failures, locked: cleared.locked_at !== null },
+          before: { failedLogins: cleared.failures, locked: cleared.locked },
           after: null,
         });
       }

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 
 /**
  * A fingerprint of every application table: its row count and an md5 over its rows in a fixed order. Two
- * equal fingerprints mean no request wrote anything (auth_failures is left out when asked: failed logins are
- * counted on purpose; `last_used_at` of tokens is left out as a use, not a change).
+ * equal fingerprints mean no request wrote anything (auth_failures is left out when asked, and with it the
+ * per-address counters auth_address_failures: failed logins are counted on purpose; `last_used_at` of tokens is left out as a use, not a change).
  */
 export async function dataFingerprint(knex: Knex, opts: { ignore?: string[] } = {}): Promise<Record<string, string>> {
   const tables = (await knex.raw(
@@ -12,6 +12,7 @@ export async function dataFingerprint(knex: Knex, opts: { ignore?: string[] } = 
       order by table_name`,
   )) as { rows: { table_name: string }[] };
   const ignore = new Set(opts.ignore ?? []);
+  if (ignore.has('auth_failures')) ignore.add('auth_address_failures');
   const out: Record<string, string> = {};
   for (const { table_name: name } of tables.rows) {
     if (ignore.has(name)) continue;

@@ -1,7 +1,8 @@
 // Issue 30 on two server processes sharing one PostgreSQL: concurrent wrong guesses spread over both nodes lock
 // the name exactly as the same guesses one after another (the count is taken in the database before the hash),
 // a stranger's failed logins on one node never empty the other node's credential cache, and a lock earned on
-// one node stops the locked name's cached credential on the other at once.
+// one node stops the locked name's cached credential on the other at once. Issue 44: the lock holds per name and
+// client address on every node, and the failures of a name from all addresses, on both nodes, make its checks wait.
 import { describe, expect, it } from 'vitest';
 import { loginTopic } from '../../src/platform/auth/auth-cache.ts';
 import { useServerCluster } from '../helpers/server-cluster.ts';
@@ -25,7 +26,8 @@ function metricSum(text: string, name: string, labels: string): number {
 describe.skipIf(!onPostgres)('logins on two server processes on one PostgreSQL', () => {
   const cluster = useServerCluster({
     prefix: 'login_cluster',
-    env: { ADMIN_PASSWORD: 'login-cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN },
+    // Loopback is the "proxy": X-Forwarded-For names the client of a request (requests without it come from loopback).
+    env: { ADMIN_PASSWORD: 'login-cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN, TRUST_PROXY: '127.0.0.1,::1', LOGIN_DELAY_AFTER_FAILURES: '6', LOGIN_DELAY_MAX_SECONDS: '1' },
     nodes: [{}, {}],
   });
   const [a, b] = cluster.nodes;
@@ -87,4 +89,50 @@ describe.skipIf(!onPostgres)('logins on two server processes on one PostgreSQL',
     }
     await unlock('alice');
   });
+
+  const createUser = async (name: string) => {
+    const res = await fetch(`${a.url}/rest/api/2/user`, { method: 'POST', headers: { ...ADMIN, 'Content-Type': 'application/json' }, body: JSON.stringify({ name, password: `${name}-Passw0rd!` }) });
+    expect(res.status).toBe(201);
+    return auth(name, `${name}-Passw0rd!`);
+  };
+  const from = (address: string, headers: Record<string, string>) => ({ ...headers, 'X-Forwarded-For': address });
+
+  it("locks a name for one address on both nodes when that address's guesses go to both; the owner's other addresses go on on both", async () => {
+    const owner = await createUser('cl-owner');
+    const X = '2001:db8:c1::7';
+    const Y = '198.51.100.77';
+    // The owner's credential is remembered on B for Y before the attack.
+    expect((await myself(b, from(Y, owner))).status).toBe(200);
+    // Three wrong guesses from X: A, B, A (the third spelled another way, and another address of the /64).
+    for (const [node, address] of [[a, X], [b, '2001:DB8:C1::7'], [a, '2001:db8:c1:0:1:2:3:4']] as const) {
+      expect((await myself(node, from(address, auth('cl-owner', 'wrong')))).status).toBe(401);
+    }
+    for (const node of [a, b]) {
+      const denied = await myself(node, from(X, owner));
+      expect(denied.status).toBe(401);
+      expect(denied.headers.get('x-seraph-loginreason')).toBe('AUTHENTICATION_DENIED');
+    }
+    // Y: the remembered credential on B, and a fresh check on A.
+    for (const node of [b, a]) expect((await myself(node, from(Y, owner))).status).toBe(200);
+    await unlock('cl-owner');
+    expect((await myself(b, from(X, owner))).status).toBe(200);
+  }, 120_000);
+
+  it("counts a name's failures from all addresses on both nodes: past LOGIN_DELAY_AFTER_FAILURES each check waits, the right password still succeeds", async () => {
+    const owner = await createUser('cl-slowed');
+    // Seven wrong guesses, one from each address (none is locked), alternating nodes: past the threshold of six.
+    for (let i = 0; i < 7; i++) {
+      const res = await myself(i % 2 === 0 ? a : b, from(`192.0.2.${10 + i}`, auth('cl-slowed', 'wrong')));
+      expect(res.status).toBe(401);
+    }
+    // Each further check waits (one second, the maximum here) on either node.
+    for (const node of [a, b]) {
+      const started = Date.now();
+      await myself(node, from('192.0.2.99', auth('cl-slowed', 'wrong')));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    }
+    const started = Date.now();
+    expect((await myself(b, from('192.0.2.100', owner))).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { AUTH_TTL_MS, loginTopic } from '../../src/platform/auth/auth-cache.ts';
 import { HashPool } from '../../src/platform/auth/hash-pool.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
 import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';
-import type { AuthStore, DirectoryUser, TokenRecord } from '../../src/platform/auth/auth-user.ts';
+import type { AuthStore, DirectoryUser, LoginWindows, TokenRecord } from '../../src/platform/auth/auth-user.ts';
 import { AppError } from '../../src/platform/http/app-error.ts';
 import { hashToken } from '../../src/platform/auth/tokens.ts';
 
@@ -21,31 +21,37 @@ const profile = (id: number, name: string): DirectoryUser => ({ id, name, displa
  */
 class MemoryStore implements AuthStore {
   readonly users = new Map<string, DirectoryUser & { passwordHash: string }>();
+  /** Per name and address: failures in a row and the lock. */
   readonly failures = new Map<string, { failures: number; lockedAt: Date | null }>();
-  findLogin = vi.fn(async (username: string) => {
+  /** Per name: failures from all addresses. */
+  readonly totals = new Map<string, number>();
+  findLogin = vi.fn(async (username: string, address = '-') => {
     const key = username.toLowerCase();
-    const f = this.failures.get(key);
-    return { user: this.users.get(key), failures: f?.failures ?? 0, lockedAt: f?.lockedAt ?? null };
+    const f = this.failures.get(`${key} ${address}`);
+    return { user: this.users.get(key), failures: this.totals.get(key) ?? 0, addressFailures: f?.failures ?? 0, lockedAt: f?.lockedAt ?? null };
   });
-  recordFailure = vi.fn(async (username: string, max: number, lockoutMinutes: number) => {
+  recordFailure = vi.fn(async (username: string, address: string, { maxAttempts: max, lockoutMinutes }: LoginWindows) => {
     const key = username.toLowerCase();
-    const f = this.failures.get(key) ?? { failures: 0, lockedAt: null };
+    const f = this.failures.get(`${key} ${address}`) ?? { failures: 0, lockedAt: null };
     const locked = f.lockedAt !== null && (lockoutMinutes === 0 || Date.now() - f.lockedAt.getTime() < lockoutMinutes * 60_000);
     if (locked) return undefined;
     f.failures++;
     if (f.failures >= max) f.lockedAt = new Date();
-    this.failures.set(key, f);
-    return f.failures;
+    this.failures.set(`${key} ${address}`, f);
+    this.totals.set(key, (this.totals.get(key) ?? 0) + 1);
+    return { address: f.failures, total: this.totals.get(key)! };
   });
-  clearFailures = vi.fn(async (username: string) => {
-    this.failures.delete(username.toLowerCase());
+  clearFailures = vi.fn(async (username: string, address: string, takeBack: boolean) => {
+    const key = username.toLowerCase();
+    this.failures.delete(`${key} ${address}`);
+    if (takeBack) this.totals.set(key, Math.max(0, (this.totals.get(key) ?? 0) - 1));
   });
   countLocked = vi.fn(async () => 0);
   findToken = vi.fn(async (_tokenHash: string): Promise<TokenRecord | undefined> => undefined);
   touchToken = vi.fn(async () => undefined);
 }
 
-async function setup(opts: { addressLimit?: { failures: number; minutes: number }; pool?: HashPool; maxAttempts?: number } = {}) {
+async function setup(opts: { addressLimit?: { failures: number; minutes: number }; pool?: HashPool; maxAttempts?: number; delay?: { afterFailures: number; maxSeconds: number }; sleep?: (ms: number) => Promise<void> } = {}) {
   const hasher = new PasswordHasher(cost, opts.pool ?? new HashPool({ concurrency: 2, maxWaitMs: 60_000 }));
   const store = new MemoryStore();
   for (const [id, name] of [[1, 'ann'], [2, 'bob'], [3, 'victim']] as const) {
@@ -54,7 +60,7 @@ async function setup(opts: { addressLimit?: { failures: number; minutes: number 
   const verify = vi.spyOn(hasher, 'verify');
   const changes = new LocalChangeFeed();
   const publish = vi.spyOn(changes, 'publish');
-  const auth = new Authenticator({ store, hasher, changes, maxAttempts: opts.maxAttempts ?? 3, lockoutMinutes: 0, addressLimit: opts.addressLimit });
+  const auth = new Authenticator({ store, hasher, changes, maxAttempts: opts.maxAttempts ?? 3, lockoutMinutes: 0, addressLimit: opts.addressLimit, delay: opts.delay, sleep: opts.sleep });
   return { store, hasher, verify, auth, publish };
 }
 
@@ -72,7 +78,7 @@ describe('the lockout under concurrent guesses', () => {
     expect(outcomes.filter((o) => !o.ok && o.reason === 'failed')).toHaveLength(3);
     expect(outcomes.filter((o) => !o.ok && o.reason === 'denied')).toHaveLength(7);
     expect(verify).toHaveBeenCalledTimes(3);
-    expect(store.failures.get('victim')?.lockedAt).not.toBeNull();
+    expect(store.failures.get('victim -')?.lockedAt).not.toBeNull();
     expect(await auth.basicHeader(basicHeader('victim', 'victim-pw'))).toEqual({ ok: false, reason: 'denied' });
     expect(await auth.password('victim', 'victim-pw')).toEqual({ ok: false, reason: 'denied' });
     expect(verify).toHaveBeenCalledTimes(3);
@@ -82,12 +88,12 @@ describe('the lockout under concurrent guesses', () => {
     const { auth, store, verify } = await setup();
     let countedDuringHash: number | undefined;
     verify.mockImplementationOnce(async () => {
-      countedDuringHash = store.failures.get('ann')?.failures;
+      countedDuringHash = store.failures.get('ann -')?.failures;
       return true;
     });
     expect((await auth.basicHeader(basicHeader('ann', 'ann-pw'))).ok).toBe(true);
     expect(countedDuringHash).toBe(1);
-    expect(store.failures.get('ann')).toBeUndefined();
+    expect(store.failures.get('ann -')).toBeUndefined();
   });
 });
 
@@ -113,7 +119,7 @@ describe('caches a stranger cannot empty', () => {
     const ann = basicHeader('ann', 'ann-pw');
     expect((await auth.basicHeader(ann)).ok).toBe(true);
     expect((await auth.basicHeader(basicHeader('ann', 'wrong'))).ok).toBe(false);
-    expect(store.failures.get('ann')?.failures).toBe(1);
+    expect(store.failures.get('ann -')?.failures).toBe(1);
     store.findLogin.mockClear();
     verify.mockClear();
     // The hot path declines (the name failed since), the check reads the name once and skips the hash.
@@ -121,7 +127,7 @@ describe('caches a stranger cannot empty', () => {
     expect((await auth.basicHeader(ann)).ok).toBe(true);
     expect(store.findLogin).toHaveBeenCalledTimes(1);
     expect(verify).not.toHaveBeenCalled();
-    expect(store.failures.get('ann')).toBeUndefined();
+    expect(store.failures.get('ann -')).toBeUndefined();
     // And it is current again.
     expect(auth.cachedBasic(ann)).toMatchObject({ name: 'ann' });
   });
@@ -214,8 +220,8 @@ describe('the limits of a login', () => {
     const pool = new HashPool({ concurrency: 1, maxWaitMs: 1000 });
     const wait = vi.spyOn(pool, 'expectedWaitMs');
     const { auth, store, verify } = await setup({ pool, addressLimit: { failures: 5, minutes: 10 } });
-    wait.mockReturnValue(4500);
-    // A client with no failures: refused as busy as often as it asks, and nothing is held against it.
+    wait.mockReturnValue(12_000);
+    // A client with no failures: refused as busy (past the 10 s it may queue) as often as it asks, and nothing is held against it.
     for (let i = 0; i < 10; i++) await expect(auth.basicHeader(basicHeader('ann', 'ann-pw'), undefined, '10.0.0.1')).rejects.toMatchObject({ status: 503 });
     wait.mockReturnValue(0);
     expect((await auth.basicHeader(basicHeader('ann', 'ann-pw'), undefined, '10.0.0.1')).ok).toBe(true);
@@ -265,3 +271,34 @@ describe('the limits of a login', () => {
     expect(hash).not.toHaveBeenCalled();
   });
 });
+
+describe('the lock per name and address, and the delay of a name guessed from many addresses (issue 44)', () => {
+  it("locks the name for the guessing address only: the owner's remembered credential and fresh logins elsewhere go on", async () => {
+    const { auth, verify } = await setup();
+    const ann = basicHeader('ann', 'ann-pw');
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.2')).ok).toBe(true);
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.1')).ok).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await auth.basicHeader(basicHeader('ann', `x${i}`), undefined, '10.0.0.1')).toEqual({ ok: false, reason: 'failed' });
+    verify.mockClear();
+    expect(await auth.basicHeader(ann, undefined, '10.0.0.1')).toEqual({ ok: false, reason: 'denied' });
+    expect(auth.cachedBasic(ann, auth.basicKey(ann, '10.0.0.1'))).toBeUndefined();
+    expect((await auth.basicHeader(ann, undefined, '10.0.0.2')).ok).toBe(true);
+    expect(verify).not.toHaveBeenCalled();
+    expect((await auth.password('ann', 'ann-pw', '10.0.0.3')).ok).toBe(true);
+    // One address however it is written: an IPv4 peer seen through a dual-stack socket is the same client.
+    expect(await auth.password('ann', 'ann-pw', '::ffff:10.0.0.1')).toEqual({ ok: false, reason: 'denied' });
+  });
+
+  it('waits 1 s, 2 s, 4 s (the maximum) before each check once the failures from all addresses pass the threshold', async () => {
+    const waits: number[] = [];
+    const { auth } = await setup({ delay: { afterFailures: 2, maxSeconds: 4 }, sleep: async (ms) => void waits.push(ms) });
+    for (let i = 0; i < 2; i++) await auth.password('bob', 'wrong', `10.1.0.${i}`);
+    expect(waits).toEqual([]);
+    for (let i = 2; i < 6; i++) await auth.password('bob', 'wrong', `10.1.0.${i}`);
+    // The third failure waited nothing (2 before it); then 1 s, 2 s, 4 s.
+    expect(waits).toEqual([1000, 2000, 4000]);
+    expect((await auth.password('bob', 'bob-pw', '10.1.0.99')).ok).toBe(true);
+    expect(waits).toEqual([1000, 2000, 4000, 4000]);
+  });
+});
+

@@ -14,8 +14,8 @@ const profile: DirectoryUser = { id: 1, name: 'ann', displayName: 'Ann', email: 
 async function setup(changes: ChangeFeed = new LocalChangeFeed()) {
   const passwordHash = await hasher.hash('pw');
   const store = {
-    findLogin: vi.fn(async () => ({ user: { ...profile, passwordHash }, failures: 0, lockedAt: null })),
-    recordFailure: vi.fn(async () => 1),
+    findLogin: vi.fn(async () => ({ user: { ...profile, passwordHash }, failures: 0, addressFailures: 0, lockedAt: null })),
+    recordFailure: vi.fn(async () => ({ address: 1, total: 1 })),
     clearFailures: vi.fn(async () => undefined),
     findToken: vi.fn(async (h: string) => (h === hashToken('tok') ? { tokenId: 7, scope: 'write' as const, expiresAt: null, lastUsedAt: new Date(), user: profile } : undefined)),
     touchToken: vi.fn(async () => undefined),

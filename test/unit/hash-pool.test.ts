@@ -79,22 +79,38 @@ describe('HashPool', () => {
     expect(await admitted).toBe(true);
   });
 
-  it('takes at least one place, and before it has timed a hash lets one wait per place and refuses a longer queue', async () => {
+  it('takes at least one place, and before it has timed a hash assumes 0.25 s per hash: a burst queues up to the bound', async () => {
     const pool = new HashPool({ concurrency: 0, maxWaitMs: 1000 });
     expect(pool.concurrency).toBe(1);
     expect(pool.expectedWaitMs()).toBe(0);
-    expect(() => pool.admit()).not.toThrow();
-    const first = gate();
-    const second = gate();
-    const runs = [pool.run(first.job), pool.run(second.job)];
-    // One running, one waiting: a third would wait for an unknown time behind a queue.
+    const gates = Array.from({ length: 5 }, gate);
+    const runs: Promise<boolean>[] = [];
+    // One running and three waiting: a fifth would wait 4 × 0.25 s, the bound; a sixth 1.25 s, refused.
+    for (const g of gates.slice(0, 4)) runs.push(pool.run(g.job));
+    expect(pool.expectedWaitMs()).toBe(1000);
+    runs.push(pool.run(gates[4]!.job));
     expect(() => pool.admit()).toThrow(AppError);
-    // A hash timed outside the pool (a new password's) tells how long one takes: 300 ms, so 600 ms of waiting.
-    pool.observe(300);
-    expect(pool.expectedWaitMs()).toBe(600);
+    // A stricter bound for one caller (a failing address): refused sooner.
+    expect(() => pool.admit(100)).toThrow(AppError);
+    // A hash timed outside the pool (a new password's) tells how long one takes: 100 ms, so 500 ms of waiting.
+    pool.observe(100);
+    expect(pool.expectedWaitMs()).toBe(500);
     expect(() => pool.admit()).not.toThrow();
-    first.open();
-    second.open();
+    expect(() => pool.admit(400)).toThrow(AppError);
+    for (const g of gates) g.open();
     await Promise.all(runs);
+  });
+
+  it('lets a burst of twelve logins wait its turn on one place by default (10 s), where a failing client is held to 1 s', () => {
+    const pool = new HashPool({ concurrency: 1 });
+    pool.observe(240);
+    const gates = Array.from({ length: 12 }, gate);
+    for (const g of gates) {
+      pool.admit();
+      void pool.run(g.job);
+    }
+    expect(pool.expectedWaitMs()).toBe(12 * 240);
+    expect(() => pool.admit(1000)).toThrow(AppError);
+    for (const g of gates) g.open();
   });
 });

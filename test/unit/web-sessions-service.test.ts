@@ -41,9 +41,10 @@ async function setup(opts: { failures?: number; lockedAt?: Date | null } = {}) {
     findLogin: vi.fn(async (name: string) => ({
       user: name === 'ann' ? { ...profile, passwordHash } : undefined,
       failures: opts.failures ?? 0,
+      addressFailures: opts.failures ?? 0,
       lockedAt: opts.lockedAt ?? null,
     })),
-    recordFailure: vi.fn(async () => 1),
+    recordFailure: vi.fn(async () => ({ address: 1, total: 1 })),
     clearFailures: vi.fn(async () => undefined),
     findToken: vi.fn(async () => undefined),
     touchToken: vi.fn(async () => undefined),

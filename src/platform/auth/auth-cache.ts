@@ -11,6 +11,10 @@ export interface BasicEntry {
   storedHash: string;
   /** The login name as sent (its failed-login state is read again when `mark` moved). */
   username: string;
+  /** The client key it was verified from (its lock is that address's): the cache key holds it too. */
+  address: string;
+  /** A personal access token sent as the Basic password: its entry decides (expiry, user), never a password. */
+  token?: BearerEntry;
   /** The counter of the name's login topic (see `loginTopic`), and its value when the entry was checked. */
   mark: () => number;
   seen: number;
@@ -60,9 +64,13 @@ export class AuthCache {
     this.bearer = new BoundedCache<string, BearerEntry>({ name: 'auth_bearer', ...OPTIONS, feed });
   }
 
-  /** Key of a whole Basic header: a secret-prefixed SHA-256, so memory never holds a decodable password. */
-  basicKey(header: string): string {
-    return hash('sha256', this.secret + header, 'base64');
+  /**
+   * Key of a whole Basic header from one client address: a secret-prefixed SHA-256, so memory never holds a
+   * decodable password. The address is part of it, so a remembered credential never passes the lock of another
+   * address (a lock holds per name and address).
+   */
+  basicKey(header: string, address = ''): string {
+    return hash('sha256', `${this.secret}${address}\n${header}`, 'base64');
   }
 
   /** The reader of the counter of `username`'s login topic (it also moves when the feed reconnects). */

@@ -62,7 +62,10 @@ export function authenticationStep(authenticator: Authenticator, resolveSession?
         res,
         (err, user, challenge) => {
           if (err) return next(err);
-          if (!user) return next(authenticationFailed((challenge as { reason?: 'failed' | 'denied' } | undefined)?.reason ?? 'failed', authenticator.lockoutMinutes));
+          if (!user) {
+            const why = challenge as { reason?: 'failed' | 'denied'; hint?: 'token' } | undefined;
+            return next(authenticationFailed(why?.reason ?? 'failed', authenticator.lockoutMinutes, why?.hint));
+          }
           accept(req, user, next);
         },
         next,

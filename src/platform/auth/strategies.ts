@@ -26,7 +26,7 @@ export abstract class HeaderStrategy extends Strategy {
    */
   private readonly missedKeys = new WeakMap<IncomingMessage, string>();
 
-  protected abstract keyOf(header: string): string | undefined;
+  protected abstract keyOf(header: string, req: IncomingMessage): string | undefined;
   protected abstract lookup(header: string, key: string): Express.User | undefined;
   protected abstract check(header: string, key: string | undefined, req: Request): Promise<AuthOutcome>;
 
@@ -35,7 +35,7 @@ export abstract class HeaderStrategy extends Strategy {
    * the middleware's hot path (authenticate.ts); `check` consults the same cache, so `authenticate` need not.
    */
   cached(header: string, req: IncomingMessage): Express.User | undefined {
-    const key = this.keyOf(header);
+    const key = this.keyOf(header, req);
     if (key === undefined) return undefined;
     const user = this.lookup(header, key);
     if (!user) this.missedKeys.set(req, key);
@@ -46,7 +46,7 @@ export abstract class HeaderStrategy extends Strategy {
     const header = req.headers.authorization ?? '';
     this.check(header, this.missedKeys.get(req), req).then(
       (outcome) => {
-        if (!outcome.ok) return this.fail({ reason: outcome.reason }, 401);
+        if (!outcome.ok) return this.fail({ reason: outcome.reason, hint: outcome.hint }, 401);
         // A request that ran the slow password check itself is a login for the rate limits (rate-limiter.ts).
         if (outcome.verified === true) req.passwordVerified = true;
         this.success(outcome.user);
@@ -58,8 +58,9 @@ export abstract class HeaderStrategy extends Strategy {
 
 export class BasicHeaderStrategy extends HeaderStrategy {
   name = 'basic';
-  protected keyOf(header: string) {
-    return this.authenticator.basicKey(header);
+  protected keyOf(header: string, req: IncomingMessage) {
+    // The client's address is part of the key: a remembered credential holds for the address it was verified from.
+    return this.authenticator.basicKey(header, clientAddress(req));
   }
   protected lookup(header: string, key: string) {
     return this.authenticator.cachedBasic(header, key);

@@ -31,7 +31,7 @@ export function lockedMessage(lockoutMinutes: number): string {
       ? `It unlocks by itself ${lockoutMinutes} minute${lockoutMinutes === 1 ? '' : 's'} after it was locked (one more wrong password then locks it again). `
       : 'It stays locked until it is unlocked (LOCKOUT_MINUTES is 0). ';
   return (
-    'The account is locked after too many failed logins. ' +
+    'The account is locked for logins from this address after too many failed logins from it (other addresses are not affected). ' +
     period +
     'To unlock it now: an administrator calls DELETE /rest/api/2/user/lockout?username=NAME, ' +
     'or on the server run `addon-pair user unlock NAME` (or `addon-pair user passwd NAME` to set a new password).'
@@ -44,11 +44,25 @@ export const loginRefusedCode = (reason: 'failed' | 'denied') => (reason === 'de
 /** The `X-Seraph-LoginReason` of a refused login (the host's spelling, `AUTHENTICATED_FAILED`, kept). */
 export const loginReason = (reason: 'failed' | 'denied') => (reason === 'denied' ? 'AUTHENTICATION_DENIED' : 'AUTHENTICATED_FAILED');
 
-/** 401 for credentials that were sent but refused; `denied` means the name is locked after failed logins. */
-export const authenticationFailed = (reason: 'failed' | 'denied', lockoutMinutes = 0) =>
-  new AppError(401, loginRefusedCode(reason), reason === 'denied' ? lockedMessage(lockoutMinutes) : 'The credentials are not valid.', {
-    headers: { [LOGIN_REASON_HEADER]: loginReason(reason), 'WWW-Authenticate': CHALLENGES },
-  });
+/** What a refused Basic password that has the form of a personal access token adds to its 401 (issue 42). */
+export const TOKEN_HINT =
+  'The password has the form of a personal access token, but it is not a valid token of this user (revoked, expired, ' +
+  "mistyped or another user's). Send a token as the password of its own user, or as `Authorization: Bearer <token>`.";
+
+/** The Bearer challenge of a 401 whose Basic password looked like a token: RFC 6750's way to say the token is not valid. */
+const TOKEN_HINT_CHALLENGES = [CHALLENGES[0]!, `${CHALLENGES[1]!}, error="invalid_token", error_description="send a personal access token as Bearer or as the password of its own user"`];
+
+/**
+ * 401 for credentials that were sent but refused; `denied` means the name is locked (for this client address)
+ * after failed logins. `hint: 'token'`: the Basic password had the form of a token (message and challenge say so).
+ */
+export const authenticationFailed = (reason: 'failed' | 'denied', lockoutMinutes = 0, hint?: 'token') =>
+  new AppError(
+    401,
+    loginRefusedCode(reason),
+    reason === 'denied' ? lockedMessage(lockoutMinutes) : hint === 'token' ? `The credentials are not valid. ${TOKEN_HINT}` : 'The credentials are not valid.',
+    { headers: { [LOGIN_REASON_HEADER]: loginReason(reason), 'WWW-Authenticate': hint === 'token' ? TOKEN_HINT_CHALLENGES : CHALLENGES } },
+  );
 
 /** 401 for `access_token=` in the query string: tokens travel in the Authorization header only. */
 export const tokenInQuery = () =>

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateLimit } from '../../config.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { ClientKeys } from '../http/client-key.ts';
 import { rateLimited } from '../http/platform.errors.ts';
 import type { ApiInfo, RequestStep, StepNext } from '../http/pipeline.ts';
 import { BucketTable, type Bucket } from './token-buckets.ts';
@@ -84,6 +85,8 @@ export class RateLimiter {
     settings: RateLimitSettings,
     private readonly nodes: () => number = () => 1,
     private readonly now: () => number = Date.now,
+    /** How an address is counted: IPv6 by its network, every spelling of one address as one (client-key.ts). */
+    private readonly keys: ClientKeys = new ClientKeys(),
   ) {
     const limit = (rate: RateLimit | undefined) => (rate ? new Limit(rate) : undefined);
     this.families = { downloads: limit(settings.downloads), reads: limit(settings.reads), writes: limit(settings.writes), logins: limit(settings.logins) };
@@ -98,7 +101,7 @@ export class RateLimiter {
     if (own === undefined && perAddress === undefined) return next();
     const now = this.now();
     const n = Math.max(1, this.nodes());
-    const address = clientAddress(req);
+    const address = this.keys.of(clientAddress(req));
 
     // The caller's bucket: its token (Bearer) or its user (Basic, session); a login without a caller yet (the
     // sign-in form) by its address. Anonymous requests have only the address's bucket.

@@ -128,7 +128,8 @@ export class Metrics {
     });
 
     const refused = new Counter({ name: 'addon_pair_auth_failed_logins_total', help: 'Refused credentials by scheme and reason (failed: wrong, unknown or malformed; denied: the name is locked)', labelNames: ['scheme', 'reason'], registers: register });
-    const locks = new Counter({ name: 'addon_pair_auth_accounts_locked_total', help: 'Names this process locked after too many failed logins', registers: register });
+    const locks = new Counter({ name: 'addon_pair_auth_accounts_locked_total', help: 'Locks this process set on a name for one client address after too many failed logins from it', registers: register });
+    const delayed = new Counter({ name: 'addon_pair_auth_delayed_logins_total', help: 'Password checks this process made wait because their name failed too often from all addresses together', registers: register });
     // Requests refused by a limit, by API family and reason: the rate limits' buckets (credential, address) and
     // the login limits in front of the password hash (failed logins per address, the busy hash pool).
     const limited = new Counter({
@@ -142,6 +143,7 @@ export class Metrics {
       loginRefused: (scheme, reason) => refused.inc({ scheme, reason }),
       accountLocked: () => locks.inc(),
       loginLimited: (reason) => limited.inc({ family: 'logins', reason }),
+      loginDelayed: () => delayed.inc(),
     };
     new Gauge({
       name: 'addon_pair_cluster_nodes',
@@ -179,7 +181,7 @@ export class Metrics {
     const authenticator = sources.authenticator;
     new Gauge({
       name: 'addon_pair_auth_locked_accounts',
-      help: 'Names locked now, in the whole cluster (read from the database at each scrape)',
+      help: 'Names locked now for at least one client address, in the whole cluster (read from the database at each scrape)',
       registers: register,
       async collect() {
         // A scrape while the database is away still answers everything else; the gauge keeps its last value.

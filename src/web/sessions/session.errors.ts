@@ -12,7 +12,7 @@ export const signInRefused = (reason: 'failed' | 'denied') =>
     401,
     loginRefusedCode(reason),
     reason === 'denied'
-      ? 'The account is locked after too many failed logins. An administrator can unlock it.'
+      ? 'The account is locked for sign-ins from this address after too many failed logins from it. An administrator can unlock it.'
       : 'Login failed: the username or the password is not valid.',
     { headers: { [LOGIN_REASON_HEADER]: loginReason(reason) } },
   );

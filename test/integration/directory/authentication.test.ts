@@ -166,7 +166,7 @@ describe('lockout after failed Basic logins', () => {
     const hank = await t.createUser('hank');
     for (let i = 0; i < 3; i++) await t.http.get(MYSELF).set('Authorization', basic('hank', 'wrong'));
     // Written directly: a lock a day old cannot be made without waiting a day.
-    await t.services.db.knex('auth_failures').where({ name_key: 'hank' }).update({ locked_at: new Date(Date.now() - 86_400_000) });
+    await t.services.db.knex('auth_address_failures').where({ name_key: 'hank' }).update({ locked_at: new Date(Date.now() - 86_400_000) });
     await t.http.get(MYSELF).set('Authorization', hank.auth).expect(401);
   });
 });
@@ -179,7 +179,7 @@ describe('lockout with LOCKOUT_MINUTES', () => {
     for (let i = 0; i < 3; i++) await timed.http.get(MYSELF).set('Authorization', basic('ivy', 'wrong'));
     await timed.http.get(MYSELF).set('Authorization', ivy.auth).expect(401);
     // Written directly: a lock older than its period cannot be made without waiting for it.
-    await timed.services.db.knex('auth_failures').where({ name_key: 'ivy' }).update({ locked_at: new Date(Date.now() - 11 * 60_000) });
+    await timed.services.db.knex('auth_address_failures').where({ name_key: 'ivy' }).update({ locked_at: new Date(Date.now() - 11 * 60_000) });
     await timed.http.get(MYSELF).set('Authorization', ivy.auth).expect(200);
   });
 });

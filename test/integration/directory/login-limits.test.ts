@@ -154,14 +154,15 @@ describe('busy password checks (503 LOGIN_BUSY) in each API\'s shape', () => {
 
   it('answers a login that would wait too long for its check with 503 and Retry-After, in the host and field-editor shapes', async () => {
     const user = await t.createUser(uniq('busy'));
-    const wait = vi.spyOn(t.services.hasher.pool, 'expectedWaitMs').mockReturnValue(4500);
+    // Past the 10 s a login with no failures behind it may wait for its check (LOGIN_QUEUE_SECONDS).
+    const wait = vi.spyOn(t.services.hasher.pool, 'expectedWaitMs').mockReturnValue(14_500);
     try {
       const host = await t.http.get(MYSELF).set('Authorization', user.auth).expect(503);
-      expect(host.headers['retry-after']).toBe('5');
-      expect(host.body).toEqual({ errorMessages: ['Too many logins are being checked right now. Try again in 5 seconds.'], errors: {} });
+      expect(host.headers['retry-after']).toBe('15');
+      expect(host.body).toEqual({ errorMessages: ['Too many logins are being checked right now. Try again in 15 seconds.'], errors: {} });
       const fe = await t.http.get('/rest/trackercustomfieldeditorplugin/1/user/customfields/10000/contexts/default/options').set('Authorization', user.auth).expect(503);
-      expect(fe.headers['retry-after']).toBe('5');
-      expect(fe.body).toEqual({ statusCode: 503, subCode: 503001, message: 'Too many logins are being checked right now. Try again in 5 seconds.' });
+      expect(fe.headers['retry-after']).toBe('15');
+      expect(fe.body).toEqual({ statusCode: 503, subCode: 503001, message: 'Too many logins are being checked right now. Try again in 15 seconds.' });
       // Under the 1.1 base paths as under 1.2 and 1.
       const fe11 = await t.http.get('/rest/trackercustomfieldeditorplugin/1.1/user/customfieldoptions/10000').set('Authorization', user.auth).expect(503);
       expect(fe11.body).toMatchObject({ statusCode: 503, subCode: 503001 });
