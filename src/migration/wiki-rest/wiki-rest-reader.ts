@@ -119,7 +119,8 @@ export class SpaceReader {
     const known = new Map<number, SourceRestriction | undefined | 'unknown'>();
     for (const page of pages) {
       const chain = [...(ancestors.get(page.id) ?? [])].reverse();
-      if (chain.length === 0 || listed.has(chain[0]!)) continue;
+      // A listed parent keeps the chain as the source has it, unless that parent itself was held back.
+      if (chain.length === 0 || (listed.has(chain[0]!) && !held.has(chain[0]!))) continue;
       const inherited: SourceRestriction[] = [];
       let parent: number | undefined;
       let why: string | undefined;
