@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
-import { lockDataDir } from '../platform/db/data-dir-lock.ts';
+import { lockDataDir, lockHolder } from '../platform/db/data-dir-lock.ts';
 import { embeddedFolderOf } from '../platform/db/embedded-data-dir.ts';
 import type { MigrationReport } from '../migration/report.ts';
 import type { MigrationDeps } from '../migration/migration-deps.ts';
@@ -111,9 +111,21 @@ function asOneLine(err: unknown): unknown {
  * With the embedded database, a server running on the folder refuses the command at once, before an export of
  * gigabytes is read (opening the database would refuse it only then): the folder's lock is taken and given back.
  */
-function refuseWhileServed(config: Config): void {
+function refuseWhileServed(config: Config, args: ImportFromArgs): void {
   const folder = embeddedFolderOf(config);
-  if (folder && fs.existsSync(folder)) lockDataDir(folder)();
+  if (!folder || !fs.existsSync(folder)) return;
+  const pid = lockHolder(folder);
+  if (pid !== undefined && args.dryRun && args.source === 'wiki-export') {
+    // The server holds the folder: it runs the dry run itself, through its upload, with nothing written.
+    const query = [...args.spaces.map((k) => `space=${encodeURIComponent(k)}`), 'dryRun=true'].join('&');
+    const type = /\.zip$/i.test(args.target) ? 'application/zip' : 'application/xml';
+    throw new StartupError(
+      `The data directory ${folder} is in use by the addon-pair server (pid ${pid}). Run the dry run through that server instead; it writes nothing:\n` +
+        `  curl -u ADMIN -H 'Content-Type: ${type}' --data-binary @${args.target} '${config.baseUrl}/rest/addon-pair/1/migration/wiki-export?${query}'\n` +
+        'Stop the server for the import itself (the embedded database serves one process), or use PostgreSQL (DATABASE_URL).',
+    );
+  }
+  lockDataDir(folder)();
 }
 
 /**
@@ -146,7 +158,7 @@ export async function importFromCommand(
   const auth: SourceAuth | undefined =
     args.source === 'wiki-export' ? undefined : args.token !== undefined ? { token: args.token } : { user: args.user!, password: await io.readPassword() };
   const config = await io.loadConfig();
-  refuseWhileServed(config);
+  refuseWhileServed(config, args);
   const { withContext } = await import('./admin.commands.ts');
   const { migrationDeps } = await import('../migration/migration-deps.ts');
   const { reportText, exitCodeOf } = await import('../migration/report-text.ts');

@@ -34,6 +34,20 @@ export const migrationReportJson = z
         counts: z.record(z.string(), counts).describe('Per kind of record'),
         mapped: z.array(z.object({ kind: z.string(), from: z.union([z.number(), z.string()]), to: z.union([z.number(), z.string()]) })).describe('Ids that were taken here and got a new one'),
         skipped: z.record(z.string(), z.number().int()).describe('What was not imported, counted by reason'),
+        items: z
+          .array(
+            z.object({
+              kind: z.enum(['page', 'blogpost', 'comment']),
+              id: z.number().int().describe("The source's id"),
+              localId: z.number().int().optional().describe('Our id of a hidden item (the one to lift the restriction of)'),
+              title: z.string(),
+              outcome: z.enum(['hidden', 'not imported']),
+              reason: z.string(),
+            }),
+          )
+          .optional()
+          .describe('Each content item imported hidden (restricted to nobody until an administrator sets its restriction) or not imported, with the reason'),
+        nobodyReads: z.boolean().optional().describe('True when no user or group may read the space yet: grant read (Spaces screen, or POST /rest/api/space/{key}/permission)'),
       }),
     ),
     usersWithoutPassword: z.array(z.string()).describe('Users created without a usable password: set one (`addon-pair user passwd NAME`)'),

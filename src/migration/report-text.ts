@@ -1,12 +1,33 @@
 // The final report of an `import-from` run as text, whatever the source (the JSON form is the MigrationReport
 // itself). Never holds credentials: the source's label names a file or a URL without them.
-import type { MigrationReport, UnitReport } from './report.ts';
+import type { ItemNote, MigrationReport, UnitReport } from './report.ts';
 
 /** Lines of mapped ids shown per unit before the rest is counted (all of them are in `--json`). */
 const MAPPED_SHOWN = 50;
+/** Lines of hidden or left-out items shown per unit and kind (all of them are in `--json`). */
+const ITEMS_SHOWN = 100;
 
 function countLine(kind: string, c: { created: number; updated: number; unchanged: number }): string {
   return `  ${kind}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
+}
+
+/** Hidden items first (what an administrator may want to lift), then those not imported, each named. */
+function itemLines(items: readonly ItemNote[], dryRun: boolean): string[] {
+  const lines: string[] = [];
+  const hidden = items.filter((i) => i.outcome === 'hidden');
+  const left = items.filter((i) => i.outcome === 'not imported');
+  const name = (i: ItemNote) => `${i.kind} ${i.id}${i.localId !== undefined && i.localId !== i.id ? ` (here ${i.localId})` : ''}${i.title ? ` "${i.title}"` : ''}: ${i.reason}`;
+  if (hidden.length > 0) {
+    lines.push(`  ${dryRun ? 'would be ' : ''}imported hidden (nobody may read them until an administrator sets who may: PUT /rest/api/content/ID/restriction; an empty list lets every reader of the space read it):`);
+    for (const i of hidden.slice(0, ITEMS_SHOWN)) lines.push(`    ${name(i)}`);
+    if (hidden.length > ITEMS_SHOWN) lines.push(`    … ${hidden.length - ITEMS_SHOWN} more (see --json)`);
+  }
+  if (left.length > 0) {
+    lines.push('  items not imported:');
+    for (const i of left.slice(0, ITEMS_SHOWN)) lines.push(`    ${name(i)}`);
+    if (left.length > ITEMS_SHOWN) lines.push(`    … ${left.length - ITEMS_SHOWN} more (see --json)`);
+  }
+  return lines;
 }
 
 function unitLines(u: UnitReport, dryRun: boolean): string[] {
@@ -22,6 +43,10 @@ function unitLines(u: UnitReport, dryRun: boolean): string[] {
   if (skipped.length > 0) {
     lines.push('  not imported:');
     for (const [reason, n] of skipped) lines.push(`    ${reason}: ${n}`);
+  }
+  lines.push(...itemLines(u.items ?? [], dryRun));
+  if (u.nobodyReads && u.outcome !== 'failed') {
+    lines.push(`  nobody can read this space yet: grant read on the Spaces screen, or POST /rest/api/space/${u.name}/permission`);
   }
   return lines;
 }

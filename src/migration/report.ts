@@ -16,6 +16,22 @@ export interface UnitReport {
   mapped: { kind: string; from: number | string; to: number | string }[];
   /** Items not imported, with the reason (drafts, deleted pages, unknown macros …), counted by reason. */
   skipped: Record<string, number>;
+  /** Each page, blog post or comment imported hidden or not imported, with the reason (wiki imports). */
+  items?: ItemNote[];
+  /** A space nobody may read yet (no read grant at all): an administrator grants read (wiki imports). */
+  nobodyReads?: boolean;
+}
+
+/** One content item the report names: kept hidden (restricted to nobody), or not imported. */
+export interface ItemNote {
+  kind: 'page' | 'blogpost' | 'comment';
+  /** The source's id. */
+  id: number;
+  /** Our id, for hidden items (the one to lift the restriction of). */
+  localId?: number;
+  title: string;
+  outcome: 'hidden' | 'not imported';
+  reason: string;
 }
 
 export interface MigrationReport {

@@ -34,4 +34,14 @@ export const restrictionsRepository = {
     ];
     if (rows.length > 0) await q('content_read_restrictions').insert(rows);
   },
+
+  /**
+   * Restricts the content to nobody: the flag without rows (content-access.repository.ts), so no reader passes
+   * until an administrator sets the restriction (PUT …/restriction). Imports use it for content whose source
+   * restriction names only people this host does not have.
+   */
+  async hide(q: Knex, contentId: number): Promise<void> {
+    await q('content_read_restrictions').where({ content_id: contentId }).del().returning('id');
+    await q('contents').where({ id: contentId }).update({ read_restricted: true });
+  },
 };

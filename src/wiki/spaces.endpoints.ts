@@ -30,6 +30,16 @@ export const spacesEndpoints: Endpoint<SpacesDeps>[] = [
     },
   },
   {
+    method: 'get', path: '/rest/api/admin/space', tag: TAG, access: 'admin', summary: 'Every space, also those the administrator may not read (start, limit)',
+    description: 'For the Spaces screen: `nobodyReads` is true while no user or group holds read on the space (an imported space starts so). `GET /rest/api/space` still lists only the spaces the caller reads.',
+    query: s.spaceListQuery, responses: { 200: json(doc.listOf(doc.adminSpace, 'AdminSpaceList'), 'A page of spaces') }, errors: [400],
+    handle: async (req, res, { spaces, baseUrl }) => {
+      const q = parseWith(s.spaceListQuery, req.query);
+      const page = await spaces.listAll(q.start, q.limit);
+      res.json(presentPage(baseUrl, '/rest/api/admin/space', req.query, page, (sp) => ({ ...presentSpace(baseUrl, sp), nobodyReads: Boolean(sp.nobody_reads) })));
+    },
+  },
+  {
     method: 'delete', path: '/rest/api/space/{key}', tag: TAG, access: 'user', summary: 'Delete a space; its content goes to the trash (administrators, or administer on the space)',
     params: keyParams, responses: { 204: empty('Deleted') }, errors: [400, 403, 404],
     handle: async (req, res, { spaces }) => {

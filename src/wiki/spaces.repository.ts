@@ -72,6 +72,21 @@ export const spacesRepository = {
       .limit(limit + 1)) as SpaceRow[];
   },
 
+  /**
+   * One page of every current space, by key, for administrators (who manage spaces they may not read): each
+   * with whether anybody at all holds read on it (an imported space starts with no grant).
+   */
+  async listAll(q: Knex, start: number, limit: number): Promise<(SpaceRow & { nobody_reads: boolean })[]> {
+    const anyReader = q('space_permissions as p').select(q.raw('1')).whereRaw('p.space_id = spaces.id').where({ 'p.operation': 'read', 'p.target': 'space' });
+    const rows = (await q('spaces')
+      .select('id', 'key', 'name', 'description', q.raw('not exists (?) as nobody_reads', [anyReader]))
+      .where({ status: 'current' })
+      .orderBy('key')
+      .offset(start)
+      .limit(limit + 1)) as (SpaceRow & { nobody_reads: boolean })[];
+    return rows;
+  },
+
   /** Moves the space to the trash with all its content (comments included), in the caller's transaction. */
   async trash(q: Knex, spaceId: number): Promise<void> {
     await q('contents').where({ space_id: spaceId, status: 'current' }).update({ status: 'trashed', updated_at: q.fn.now() }).returning('id');

@@ -63,6 +63,11 @@ export class SpacesService {
     return pageOf(await spaces.listReadable(this.knex, user.id, start, limit), start, limit);
   }
 
+  /** One page of every space (administrators only; the route checks the role), with whether anybody reads it. */
+  async listAll(start: number, limit: number): Promise<Page<SpaceRow & { nobody_reads: boolean }>> {
+    return pageOf(await spaces.listAll(this.knex, start, limit), start, limit);
+  }
+
   /**
    * The space, locked, when the caller may administer it: host administrators, and holders of `administer`
    * on it. Others get 404 when they cannot read the space either (keys reveal nothing), else 403.

@@ -69,6 +69,9 @@ export const content = z
     _expandable: z.record(z.string(), z.string()),
   })
   .meta({ title: 'Content' });
+/** A space as the administrators' list shows it: also whether anybody holds read on it. */
+export const adminSpace = space.extend({ nobodyReads: z.boolean() }).meta({ title: 'AdminSpace' });
+
 export const permission = z
   .object({
     id: z.number().int(),

@@ -92,6 +92,13 @@ export interface ExportQuirks {
   unknownObjects?: boolean;
   /** Write the objects in reverse order: bodies, children and comments before what they belong to. */
   reverseOrder?: boolean;
+  /**
+   * How content and restrictions name users: 'key' (ConfluenceUserImpl keys, 5.3 and later; the default), 'name'
+   * (4.x: no user records, `creatorName` and a permission's `userName`), or 'both' (key and `userName`).
+   */
+  userReferences?: 'key' | 'name' | 'both';
+  /** Users named by content or restrictions whose records the export lacks (no ConfluenceUserImpl, no directory user). */
+  missingUsers?: string[];
 }
 
 export interface ExportDescription {
@@ -124,11 +131,14 @@ function* exportObjects(w: ExportXmlWriter, desc: ExportDescription): Generator<
   for (const u of desc.users ?? []) names.add(u.name);
   for (const g of desc.groups ?? []) g.members.forEach((m) => names.add(m));
   for (const s of desc.spaces) for (const c of allContent(s)) namedBy(c).forEach((n) => names.add(n));
-  for (const name of names) yield* w.confluenceUser(name, desc.users?.find((u) => u.name === name));
+  const missing = new Set(desc.quirks?.missingUsers ?? []);
+  if (desc.quirks?.userReferences !== 'name') {
+    for (const name of names) if (!missing.has(name)) yield* w.confluenceUser(name, desc.users?.find((u) => u.name === name));
+  }
   // Members of groups that the description does not list as users are directory users all the same.
   const internal = new Map((desc.users ?? []).map((u) => [u.name, u]));
   for (const g of desc.groups ?? []) for (const m of g.members) if (!internal.has(m)) internal.set(m, { name: m });
-  for (const u of internal.values()) yield* w.internalUser(u);
+  for (const u of internal.values()) if (!missing.has(u.name)) yield* w.internalUser(u);
   for (const g of desc.groups ?? []) yield* w.group(g);
   for (const s of desc.spaces) {
     yield* w.space(s);

@@ -154,7 +154,8 @@ export class ExportXmlWriter {
 
   private common(c: ExportComment & { version?: number }, version: number): Prop[] {
     const props: Prop[] = [text('version', String(version))];
-    if (c.creator) {
+    if (c.creator && this.quirks.userReferences === 'name') props.push(text('creatorName', c.creator), text('lastModifierName', c.creator));
+    else if (c.creator) {
       props.push(refKey('creator', userKey(c.creator)), refKey('lastModifier', userKey(c.creator)));
     }
     if (c.created) props.push(text('creationDate', dateText(c.created)));
@@ -182,8 +183,8 @@ export class ExportXmlWriter {
   private restriction(type: 'View' | 'Edit', cls: string, contentId: number, r: ExportRestriction): string[] {
     const setId = this.fresh();
     const permissions = [
-      ...(r.users ?? []).map((u) => refKey('userSubject', userKey(u))),
-      ...(r.groups ?? []).map((g) => text('groupName', g)),
+      ...(r.users ?? []).map((u) => this.userSubject(u)),
+      ...(r.groups ?? []).map((g) => text('groupName', g)[1]),
     ].map((subject) => ({ id: this.fresh(), subject }));
     const out = [
       object('ContentPermissionSet', SECURITY, idOf(setId), [
@@ -196,12 +197,20 @@ export class ExportXmlWriter {
       out.push(
         object('ContentPermission', SECURITY, idOf(p.id), [
           text('type', type),
-          p.subject,
+          ['subject', p.subject],
           ref('owningSet', 'ContentPermissionSet', SECURITY, setId),
         ]),
       );
     }
     return out;
+  }
+
+  /** A permission's user: by key, by name (4.x), or both, as `userReferences` says. */
+  private userSubject(name: string): string {
+    const byKey = refKey('userSubject', userKey(name))[1];
+    const byName = text('userName', name)[1];
+    const how = this.quirks.userReferences ?? 'key';
+    return how === 'key' ? byKey : how === 'name' ? byName : `${byKey}\n${byName}`;
   }
 
   /** Objects of classes a space export holds and the reader does not import. */

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeEntitiesXml } from '../helpers/wiki-export-builder.ts';
 import { migratedDataDir, runCli, startServerProcess, type ServerProcess, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
 
 // Issue 14: with the embedded database, the command line's user and token commands reach a running server
@@ -93,6 +94,28 @@ describe('the command line beside a running embedded server', SEVERAL_PROCESSES,
       expect(r.code).toBe(1);
       expect(r.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
     }
+  }, 120_000);
+
+  it('hands a dry run of an export to the running server: prints its upload command, which writes nothing', async () => {
+    server ??= await startServerProcess(env);
+    const file = path.join(dir, 'entities.xml');
+    writeEntitiesXml(file, { spaces: [{ id: 9, key: 'DRY', name: 'Dry', pages: [{ id: 900, title: 'P', body: '<p>p</p>' }] }] });
+    const r = await cli('import-from', 'wiki-export', file, '--space', 'DRY', '--dry-run');
+    expect(r.code).toBe(1);
+    expect(r.output).toContain('Run the dry run through that server instead');
+    expect(r.output).toContain(`curl -u ADMIN -H 'Content-Type: application/xml' --data-binary @${file} '`);
+    expect(r.output).toContain("/rest/addon-pair/1/migration/wiki-export?space=DRY&dryRun=true'");
+    // What the printed command does, against this server: the report of a dry run, and nothing written.
+    const upload = (query: string) =>
+      fetch(`${server!.url}/rest/addon-pair/1/migration/wiki-export?${query}`, {
+        method: 'POST',
+        headers: { ...basic('admin', 'cli-admin'), 'Content-Type': 'application/xml' },
+        body: fs.readFileSync(file),
+      });
+    const answer = await upload('space=DRY&dryRun=true');
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { units: { outcome: string }[] }).units.map((u) => u.outcome)).toEqual(['would-import']);
+    expect(await fetch(`${server!.url}/rest/api/admin/space`, { headers: basic('admin', 'cli-admin') }).then(async (x) => ((await x.json()) as { results: { key: string }[] }).results.map((s) => s.key))).not.toContain('DRY');
   }, 120_000);
 
   it('answers malformed, unknown and oversized input on the socket with an error and keeps serving', async () => {

@@ -170,3 +170,40 @@ describe('openWikiRest: a space that cannot be read whole', () => {
     expect(got[0]!.failure).not.toContain('tok-123456');
   });
 });
+
+describe('SpaceReader keeps what the live wiki restricts (issue 41)', () => {
+  /** Page 2 is not listed (restricted to frank), page 4 neither, and the wiki will not say who may read it. */
+  const listed = [
+    content(1, 'page', 'Root'),
+    content(3, 'page', 'Under hidden two', { ancestors: [{ id: '1' }, { id: '2' }] }),
+    content(5, 'page', 'Under unknown four', { ancestors: [{ id: '1' }, { id: '4' }] }),
+    content(6, 'page', 'Below five', { ancestors: [{ id: '1' }, { id: '4' }, { id: '5' }] }),
+    content(7, 'page', 'Account ids only'),
+  ];
+  const wiki = (async (input: URL | string) => {
+    const url = new URL(String(input));
+    const p = url.pathname.replace('/wiki/', '/');
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    if (p === '/rest/api/content') return json(paged(url.searchParams.get('type') === 'page' ? listed : [], url));
+    if (/\/child\/comment$/.test(p)) return json(paged([], url));
+    const r = /^\/rest\/api\/content\/(\d+)\/restriction\/byOperation\/read$/.exec(p);
+    const users = (list: unknown[]) => json({ operation: 'read', restrictions: { user: { results: list }, group: { results: [] } } });
+    if (r?.[1] === '2') return users([{ username: 'frank' }]);
+    if (r?.[1] === '4') return json({ message: 'not found' }, 404);
+    if (r?.[1] === '7') return users([{ type: 'known', accountId: '5b10a2844c20165700ede21g' }]);
+    if (r) return users([]);
+    return json({ message: 'not found' }, 404);
+  }) as typeof fetch;
+
+  it('places a page under its nearest listed ancestor with the skipped ancestor\'s restriction, holds back what it cannot place, and keeps unnamed entries restricting', async () => {
+    const client = new SourceClient({ url: BASE, auth: { token: 'tok-123456' }, fetchImpl: wiki });
+    const bundle = await new SpaceReader(client, () => undefined).read(restSpace.parse({ key: 'LIVE', name: 'Live' }));
+    expect(bundle.content.map((c) => c.id)).toEqual([1, 7, 3]);
+    expect(bundle.content.find((c) => c.id === 3)).toMatchObject({ parentId: 1, inheritedRestrictions: [{ users: ['frank'], groups: [] }] });
+    expect(bundle.content.find((c) => c.id === 7)!.viewRestrictions).toEqual({ users: [], groups: [] });
+    expect(bundle.notImportedItems!.map((n) => [n.id, n.reason])).toEqual([
+      [5, 'the source did not show who may read its ancestor page 4'],
+      [6, 'its ancestor page 5 is held back'],
+    ]);
+  });
+});

@@ -19,6 +19,8 @@ export interface ContentMeta {
   position?: number;
   version: number;
   creatorKey?: string;
+  /** The creator by name (4.x exports, which have no user keys). */
+  creatorName?: string;
   created?: number;
   updated?: number;
   status: string;
@@ -42,6 +44,8 @@ export interface PermissionMeta {
   type: string;
   setId?: number;
   userKey?: string;
+  /** The user by name: 4.x exports (before user keys) name users so, some later ones with the key as well. */
+  userName?: string;
   groupName?: string;
   id: number;
 }
@@ -145,6 +149,7 @@ export class ExportIndex {
           type: str(p.get('type')) ?? '',
           setId: set && toId(set.id, 'a ContentPermissionSet'),
           userKey: refOf(p.get('userSubject'))?.id,
+          userName: str(p.get('userName'))?.trim() || undefined,
           groupName: str(p.get('groupName')) || undefined,
         });
         break;
@@ -186,6 +191,7 @@ export class ExportIndex {
       position: int(p.get('position')),
       version: int(p.get('version')) ?? 1,
       creatorKey: refOf(p.get('creator'))?.id,
+      creatorName: str(p.get('creatorName'))?.trim() || undefined,
       created: toTime(p.get('creationDate')),
       updated: toTime(p.get('lastModificationDate')),
       status,

@@ -1,19 +1,21 @@
 // View restrictions of a space's content from the export's ContentPermissionSet and ContentPermission objects
-// (a permission names its set, or the set lists its permissions; either is enough), with users resolved from
-// their ConfluenceUserImpl key to a name, and group members from the directory's memberships. Edit
-// restrictions are only counted: this host has view restrictions only.
+// (a permission names its set, or the set lists its permissions; either is enough). A permission names its user
+// by key (a ConfluenceUserImpl, 5.x and later), by `userName` (4.x, before user keys), or both: the key is
+// followed where the export holds its user record, the name otherwise, so one person is one user here
+// whichever way an export names them. Edit restrictions are only counted: this host has view restrictions only.
 import type { ExportIndex } from './export-index.ts';
 
 export interface ViewRestriction {
   users: string[];
   groups: string[];
   userKeys: string[];
+  /** Entries that name nobody the export holds (a user key without a user record, no name at all). */
+  unknown: number;
 }
 
 export interface Restrictions {
+  /** Every content with a view restriction; one whose lists are both empty is restricted to nobody here. */
   view: Map<number, ViewRestriction>;
-  /** Content with a view restriction none of whose entries could be resolved: not imported rather than public. */
-  unresolved: Set<number>;
   editSets: number;
   membersOf(group: string): string[];
 }
@@ -25,24 +27,23 @@ export function restrictionsOf(index: ExportIndex, contentIds: Set<number>): Res
   for (const [setId, set] of index.permissionSets) {
     if (set.contentId === undefined || !contentIds.has(set.contentId)) continue;
     if (set.type === 'Edit') editSets++;
-    else if (set.type === 'View') viewSets.set(setId, set.contentId);
+    else if (set.type === 'View') {
+      viewSets.set(setId, set.contentId);
+      // A view set is a restriction even when none of its entries can be read: never public because of that.
+      if (!view.has(set.contentId)) view.set(set.contentId, { users: [], groups: [], userKeys: [], unknown: 0 });
+    }
   }
-  const unresolved = new Set(viewSets.values());
   for (const p of index.permissions) {
     const setId = p.setId ?? index.setOfPermission.get(p.id);
     const contentId = setId === undefined ? undefined : viewSets.get(setId);
     if (contentId === undefined || (p.type && p.type !== 'View')) continue;
-    const r = view.get(contentId) ?? { users: [], groups: [], userKeys: [] };
-    const user = p.userKey === undefined ? undefined : index.people.userByKey.get(p.userKey);
-    if (user && p.userKey) {
-      if (!r.users.includes(user.name)) r.users.push(user.name);
-      r.userKeys.push(p.userKey);
-    }
+    const r = view.get(contentId)!;
+    const byKey = p.userKey === undefined ? undefined : index.people.userByKey.get(p.userKey);
+    const name = byKey?.name ?? p.userName;
+    if (name !== undefined && !r.users.some((u) => u.toLowerCase() === name.toLowerCase())) r.users.push(name);
+    if (byKey && p.userKey) r.userKeys.push(p.userKey);
     if (p.groupName && !r.groups.includes(p.groupName)) r.groups.push(p.groupName);
-    if (r.users.length || r.groups.length) {
-      view.set(contentId, r);
-      unresolved.delete(contentId);
-    }
+    if (name === undefined && !p.groupName) r.unknown++;
   }
-  return { view, unresolved, editSets, membersOf: (group) => index.people.membersOf(group) };
+  return { view, editSets, membersOf: (group) => index.people.membersOf(group) };
 }

@@ -2,10 +2,10 @@
 // the current, published content of the space; what is not (drafts, deleted content, older versions,
 // attachments, edit restrictions …) is counted per space. Content is ordered parents first and containers
 // before their comments, as the space writer needs; siblings keep the source's order (position, then title).
-import type { SourceContent, SourceGroup, SourceSpaceBundle, SourceUser } from '../wiki/space-model.ts';
+import type { SourceContent, SourceGroup, SourceItemNote, SourceSpaceBundle, SourceUser } from '../wiki/space-model.ts';
 import type { BodySpool } from './body-spool.ts';
 import type { BodyMeta, ContentMeta, ExportIndex, SpaceMeta } from './export-index.ts';
-import { restrictionsOf, type Restrictions } from './restrictions.ts';
+import { restrictionsOf, type Restrictions, type ViewRestriction } from './restrictions.ts';
 
 type Counts = Record<string, number>;
 
@@ -24,50 +24,90 @@ export function bodyOf(index: ExportIndex, c: ContentMeta): BodyMeta | undefined
   return listed.find((b) => b.storage) ?? direct ?? listed[0];
 }
 
-/** The content of one space in import order, with what was left out counted in `skipped`. */
-function orderContent(all: ContentMeta[], skipped: Counts, restrictions: Restrictions) {
+const TYPE = { page: 'page', blogpost: 'blogpost', comment: 'comment' } as const;
+const note = (c: ContentMeta, reason: string): SourceItemNote => ({
+  type: c.kind === 'description' ? 'page' : TYPE[c.kind],
+  id: c.id,
+  title: c.title,
+  reason,
+});
+
+/** Why a content of the space is not imported (undefined: it is). */
+function leftOutBecause(c: ContentMeta): string | undefined {
+  if (c.status === 'draft') return 'drafts';
+  if (c.status === 'deleted' || c.status === 'trashed') return 'deleted content';
+  if (c.status !== 'current') return `content with status ${c.status}`;
+  return undefined;
+}
+
+interface Placed {
+  c: ContentMeta;
+  parentId?: number;
+  /** Restrictions of the left-out ancestors between the page and `parentId` (or the top). */
+  inherited?: ViewRestriction[];
+}
+
+/**
+ * The content of one space in import order, with what was left out counted in `skipped` and named in `notes`.
+ * A page whose parent is left out goes under its nearest imported ancestor (or to the top) and carries the
+ * view restrictions of the ancestors it skipped, so it is never readable by more people than at the source.
+ */
+function orderContent(all: ContentMeta[], skipped: Counts, notes: SourceItemNote[], restrictions: Restrictions) {
   const imported = new Map<number, ContentMeta>();
+  const byId = new Map(all.map((c) => [c.id, c]));
   for (const c of all) {
-    if (c.status === 'draft') bump(skipped, 'drafts');
-    else if (c.status === 'deleted' || c.status === 'trashed') bump(skipped, 'deleted content');
-    else if (c.status !== 'current') bump(skipped, `content with status ${c.status}`);
-    else if (restrictions.unresolved.has(c.id)) bump(skipped, 'content whose view restriction names no known user or group');
-    else imported.set(c.id, c);
+    const why = leftOutBecause(c);
+    if (why === undefined) imported.set(c.id, c);
+    else {
+      bump(skipped, why);
+      notes.push(note(c, why));
+    }
   }
   const pages = [...imported.values()].filter((c) => c.kind === 'page');
-  const children = new Map<number | undefined, ContentMeta[]>();
+  const children = new Map<number | undefined, Placed[]>();
   for (const p of pages) {
+    const placed: Placed = { c: p };
     let parent = p.parentId;
-    if (parent !== undefined && imported.get(parent)?.kind !== 'page') {
-      bump(skipped, 'pages moved to the top (parent not imported)');
-      parent = undefined;
+    const seen = new Set<number>([p.id]);
+    // Up through left-out ancestors (a deleted or draft parent), collecting their restrictions.
+    while (parent !== undefined && imported.get(parent)?.kind !== 'page' && !seen.has(parent)) {
+      seen.add(parent);
+      const r = restrictions.view.get(parent);
+      if (r) (placed.inherited ??= []).push(r);
+      parent = byId.get(parent)?.kind === 'page' ? byId.get(parent)!.parentId : undefined;
     }
+    if (parent !== undefined && imported.get(parent)?.kind !== 'page') parent = undefined;
+    if (parent !== p.parentId) bump(skipped, 'pages placed under a nearer ancestor or at the top (parent not imported; its restriction kept)');
+    if (parent !== undefined) placed.parentId = parent;
     const list = children.get(parent) ?? [];
-    list.push(p);
+    list.push(placed);
     children.set(parent, list);
   }
-  const ordered: { c: ContentMeta; parentId?: number }[] = [];
-  const placed = new Set<number>();
+  const ordered: Placed[] = [];
+  const done = new Set<number>();
   const walk = (parent: number | undefined) => {
-    for (const p of (children.get(parent) ?? []).sort(bySiblingOrder)) {
-      if (placed.has(p.id)) continue;
-      placed.add(p.id);
-      ordered.push({ c: p, parentId: parent });
-      walk(p.id);
+    for (const p of (children.get(parent) ?? []).sort((a, b) => bySiblingOrder(a.c, b.c))) {
+      if (done.has(p.c.id)) continue;
+      done.add(p.c.id);
+      ordered.push(p);
+      walk(p.c.id);
     }
   };
   walk(undefined);
   // Pages in a parent cycle are reached from no root: they go to the top rather than being lost.
-  for (const p of pages.filter((q) => !placed.has(q.id)).sort(bySiblingOrder)) {
-    placed.add(p.id);
-    ordered.push({ c: p });
-    walk(p.id);
+  for (const p of [...children.values()].flat().filter((q) => !done.has(q.c.id)).sort((a, b) => bySiblingOrder(a.c, b.c))) {
+    done.add(p.c.id);
+    ordered.push({ c: p.c, ...(p.inherited ? { inherited: p.inherited } : {}) });
+    walk(p.c.id);
   }
   for (const b of [...imported.values()].filter((c) => c.kind === 'blogpost').sort(byTime)) ordered.push({ c: b });
   for (const m of [...imported.values()].filter((c) => c.kind === 'comment').sort(byTime)) {
     const container = m.containerId === undefined ? undefined : imported.get(m.containerId);
     if (container && container.kind !== 'comment') ordered.push({ c: m });
-    else bump(skipped, 'comments on content not imported');
+    else {
+      bump(skipped, 'comments on content not imported');
+      notes.push(note(m, 'comments on content not imported'));
+    }
   }
   return ordered;
 }
@@ -82,7 +122,8 @@ export async function assembleSpace(
   const skipped: Counts = {};
   const all = [...index.content.values()].filter(members);
   const restrictions = restrictionsOf(index, new Set(all.map((c) => c.id)));
-  const ordered = orderContent(all, skipped, restrictions);
+  const notes: SourceItemNote[] = [];
+  const ordered = orderContent(all, skipped, notes, restrictions);
   for (const c of all) {
     bump(skipped, 'historical versions', index.historyOf.get(c.id) ?? 0);
     bump(skipped, 'attachments', index.attachmentsOn.get(c.id) ?? 0);
@@ -96,13 +137,13 @@ export async function assembleSpace(
 
   const bodies = new Map<number, BodyMeta>();
   const userKeys = new Set<string>();
-  const content: SourceContent[] = ordered.map(({ c, parentId }) => {
+  const content: SourceContent[] = ordered.map(({ c, parentId, inherited }) => {
     const body = bodyOf(index, c);
     if (body) bodies.set(c.id, body);
     if (body && !body.storage) bump(skipped, 'bodies not in storage format');
     if (c.creatorKey) userKeys.add(c.creatorKey);
     const view = restrictions.view.get(c.id);
-    view?.userKeys.forEach((k) => userKeys.add(k));
+    for (const r of [view, ...(inherited ?? [])]) r?.userKeys.forEach((k) => userKeys.add(k));
     const item: SourceContent = {
       id: c.id,
       type: c.kind === 'blogpost' ? 'blogpost' : c.kind === 'comment' ? 'comment' : 'page',
@@ -112,15 +153,16 @@ export async function assembleSpace(
     if (parentId !== undefined) item.parentId = parentId;
     if (c.kind === 'comment') item.containerId = c.containerId;
     if (c.position !== undefined) item.position = c.position;
-    const creator = c.creatorKey ? index.people.userByKey.get(c.creatorKey)?.name : undefined;
+    const creator = (c.creatorKey ? index.people.userByKey.get(c.creatorKey)?.name : undefined) ?? c.creatorName;
     if (creator) item.creator = creator;
     if (c.created !== undefined) item.createdAt = new Date(c.created);
     if (c.updated !== undefined) item.updatedAt = new Date(c.updated);
     if (view) item.viewRestrictions = { users: view.users, groups: view.groups };
+    if (inherited) item.inheritedRestrictions = inherited.map((r) => ({ users: r.users, groups: r.groups }));
     return item;
   });
 
-  const groupNames = new Set(content.flatMap((c) => c.viewRestrictions?.groups ?? []));
+  const groupNames = new Set(content.flatMap((c) => [c.viewRestrictions, ...(c.inheritedRestrictions ?? [])].flatMap((r) => r?.groups ?? [])));
   const groups: SourceGroup[] = [...groupNames].sort().map((name) => ({ name, members: restrictions.membersOf(name) }));
   const userNames = new Set<string>();
   for (const k of userKeys) {
@@ -128,6 +170,11 @@ export async function assembleSpace(
     if (u) userNames.add(u.name);
   }
   groups.forEach((g) => g.members.forEach((m) => userNames.add(m)));
+  // 4.x exports name creators and restricted-to users by name only: those are the space's users too.
+  for (const c of content) {
+    if (c.creator) userNames.add(c.creator);
+    for (const r of [c.viewRestrictions, ...(c.inheritedRestrictions ?? [])]) r?.users.forEach((u) => userNames.add(u));
+  }
   const emails = new Map([...index.people.userByKey.values()].map((u) => [u.name, u.email]));
   const users: SourceUser[] = [...userNames].sort().map((name) => sourceUser(index, name, emails.get(name)));
 
@@ -146,6 +193,7 @@ export async function assembleSpace(
     users,
     groups,
     notImported: skipped,
+    notImportedItems: notes,
     async body(contentId: number): Promise<string> {
       const b = bodies.get(contentId);
       return b?.storage ? spool.read(b) : '';

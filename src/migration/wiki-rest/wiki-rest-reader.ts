@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { isNotFound, SourceHttpError, type Query } from '../source-http.ts';
 import type { JsonReads } from './retrying-reads.ts';
-import type { SourceContent, SourceGroup, SourceSpaceBundle, SourceUser } from '../wiki/space-model.ts';
+import type { SourceContent, SourceGroup, SourceItemNote, SourceRestriction, SourceSpaceBundle, SourceUser } from '../wiki/space-model.ts';
 import { restContent, restContentList, restMemberList, restReadRestriction, type RestContent, type RestSpace } from './wiki-rest.schemas.ts';
 
 /** Bodies kept from the lists, in UTF-16 code units (about twice the bytes): the rest are read on demand. */
@@ -48,6 +48,7 @@ export class SpaceReader {
   private readonly users = new Map<string, SourceUser>();
   private readonly groupNames = new Set<string>();
   private readonly notImported: Record<string, number> = {};
+  private readonly held: SourceItemNote[] = [];
 
   constructor(
     private readonly client: JsonReads,
@@ -92,13 +93,59 @@ export class SpaceReader {
     return out;
   }
 
-  /** The view restriction of a page or blog post (empty lists: none). */
-  private async restriction(id: number): Promise<{ users: string[]; groups: string[] } | undefined> {
+  /**
+   * The view restriction of a page or blog post (undefined: none). Entries that name no user (a cloud wiki's
+   * account ids without a user name) still restrict: when no entry has a name, the lists are empty and the
+   * writer imports the content hidden rather than readable by the whole space.
+   */
+  private async restriction(id: number): Promise<SourceRestriction | undefined> {
     const r = await this.client.getJson(`rest/api/content/${id}/restriction/byOperation/read`, {}, restReadRestriction);
+    const entries = (r.restrictions.user?.results ?? []).length + (r.restrictions.group?.results ?? []).length;
     const users = (r.restrictions.user?.results ?? []).map((u) => this.user(u.username, u.displayName)).filter((u): u is string => u !== undefined);
     const groups = (r.restrictions.group?.results ?? []).map((g) => g.name);
     for (const g of groups) this.groupNames.add(g);
-    return users.length + groups.length > 0 ? { users, groups } : undefined;
+    return entries > 0 ? { users, groups } : undefined;
+  }
+
+  /**
+   * Pages whose parent the source did not list (one its user may not read, or not current): each goes under
+   * its nearest listed ancestor, or to the top, and keeps the restrictions of the ancestors it skips. When the
+   * source will not say who may read such an ancestor, the page is held back (and its descendants with it):
+   * never readable by more people here. Answers the ids held back.
+   */
+  private async settleParents(pages: SourceContent[], ancestors: Map<number, number[]>): Promise<Set<number>> {
+    const listed = new Set(pages.map((p) => p.id));
+    const held = new Set<number>();
+    const known = new Map<number, SourceRestriction | undefined | 'unknown'>();
+    for (const page of pages) {
+      const chain = [...(ancestors.get(page.id) ?? [])].reverse();
+      // A listed parent keeps the chain as the source has it, unless that parent itself was held back.
+      if (chain.length === 0 || (listed.has(chain[0]!) && !held.has(chain[0]!))) continue;
+      const inherited: SourceRestriction[] = [];
+      let parent: number | undefined;
+      let why: string | undefined;
+      for (const a of chain) {
+        if (held.has(a)) why = `its ancestor page ${a} is held back`;
+        else if (listed.has(a)) parent = a;
+        else {
+          if (!known.has(a)) known.set(a, await this.restriction(a).catch((err: unknown) => (err instanceof SourceHttpError && (err.kind === 'forbidden' || isNotFound(err)) ? 'unknown' : Promise.reject(err))));
+          const r = known.get(a);
+          if (r === 'unknown') why = `the source did not show who may read its ancestor page ${a}`;
+          else if (r) inherited.push(r);
+        }
+        if (why !== undefined || parent !== undefined) break;
+      }
+      if (why !== undefined) {
+        held.add(page.id);
+        this.skip('pages held back (an ancestor the source did not hand over may restrict them)');
+        this.held.push({ type: 'page', id: page.id, title: page.title, reason: why });
+        continue;
+      }
+      if (parent === undefined) delete page.parentId;
+      else page.parentId = parent;
+      if (inherited.length > 0) page.inheritedRestrictions = inherited;
+    }
+    return held;
   }
 
   /** The members of a group; a wiki that does not let this user read them leaves the group empty (and says so). */
@@ -119,9 +166,10 @@ export class SpaceReader {
 
   /** Reads the whole space. */
   async read(space: RestSpace): Promise<SourceSpaceBundle> {
-    const content: SourceContent[] = [];
+    let content: SourceContent[] = [];
     const depth = new Map<number, number>();
-    const containers: number[] = [];
+    const ancestors = new Map<number, number[]>();
+    let containers: number[] = [];
     for (const type of ['page', 'blogpost'] as const) {
       let n = 0;
       for await (const r of wikiList(this.client, 'rest/api/content', { spaceKey: space.key, type, expand: EXPAND }, restContentList)) {
@@ -129,12 +177,17 @@ export class SpaceReader {
         const restriction = await this.restriction(item.id);
         if (restriction) item.viewRestrictions = restriction;
         depth.set(item.id, r.ancestors?.length ?? 0);
+        if (type === 'page') ancestors.set(item.id, (r.ancestors ?? []).map((a) => a.id));
         content.push(item);
         containers.push(item.id);
         if (++n % PAGE_SIZE === 0) this.progress(`space ${space.key}: ${n} ${type}s read`);
       }
       if (n % PAGE_SIZE !== 0) this.progress(`space ${space.key}: ${n} ${type}s read`);
     }
+    const pages = inWriterOrder(content, depth).filter((c) => c.type === 'page');
+    const held = await this.settleParents(pages, ancestors);
+    content = content.filter((c) => !held.has(c.id));
+    containers = containers.filter((id) => !held.has(id));
     // Comments under their page or blog post, as the original wiki lists them (its content search has no
     // comment type); `depth=all` takes replies too, which are comments of the same container here.
     let comments = 0;
@@ -162,6 +215,7 @@ export class SpaceReader {
       groups,
       body: (id) => this.body(id),
       notImported: this.notImported,
+      notImportedItems: this.held,
     };
   }
 

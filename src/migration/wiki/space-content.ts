@@ -10,11 +10,17 @@ import { writerRepository as repo, type ImportedContent } from './space-writer.r
 import type { SourceContent, SourceSpaceBundle } from './space-model.ts';
 import type { People } from './space-people.ts';
 import type { UnitCounter } from './unit-counter.ts';
+import { effectiveRestriction } from './effective-restriction.ts';
 
 const PROGRESS_EVERY = 100;
 const KIND: Record<SourceContent['type'], string> = { page: 'pages', blogpost: 'blog posts', comment: 'comments' };
 
 export const UNSERVED_MACROS = 'macros this host does not serve (left in the body as they are)';
+/** The count of content imported hidden (each is also named in the unit's items). */
+export const HIDDEN = 'content imported hidden (restricted to nobody; see the items below for how to lift it)';
+const NAMES_NOBODY = 'its view restriction names only people this host does not have (the source did not include them)';
+const NOTHING_IN_COMMON = 'its own view restriction and that of an ancestor that was not imported let nobody through together';
+const PARENT_UNKNOWN = 'its parent page was not imported and the source did not say who may read it';
 
 /** One item's failure, naming it: the space's report then says which page stopped the import and why. */
 export class ContentRefused extends Error {}
@@ -23,6 +29,8 @@ const describe = (c: SourceContent) => `${c.type} ${c.id}${c.type === 'comment' 
 
 export interface ContentContext {
   bundle: SourceSpaceBundle;
+  /** Members of a group the bundle names, at the source (for restrictions inherited from left-out ancestors). */
+  membersOf: (group: string) => readonly string[];
   spaceId: number;
   people: People;
   indexers: ContentIndexers;
@@ -62,6 +70,13 @@ export async function writeContent(trx: Knex, ctx: ContentContext): Promise<Cont
   return ids;
 }
 
+/** Why a restricted item resolved to nobody: its own restriction named nobody here, or several had nobody in common. */
+function hiddenReason(item: SourceContent): string {
+  const own = item.viewRestrictions;
+  const ownNamesNobody = own !== undefined && own.users.length + own.groups.length === 0;
+  return (item.inheritedRestrictions?.length ?? 0) > 0 && !ownNamesNobody ? NOTHING_IN_COMMON : NAMES_NOBODY;
+}
+
 async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles: Map<number, string>, item: SourceContent): Promise<void> {
   const { count } = ctx;
   let parentId: number | null = null;
@@ -69,13 +84,17 @@ async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles:
   if (item.type === 'comment') {
     containerId = item.containerId === undefined ? null : (ids.of(item.containerId) ?? null);
     if (containerId === null) return count.skip('comments whose page or blog post is not imported');
-  } else if (item.type === 'page' && item.parentId !== undefined) {
+  }
+  let orphaned = false;
+  if (item.type === 'page' && item.parentId !== undefined) {
     parentId = ids.of(item.parentId) ?? null;
-    if (parentId === null) count.skip('pages whose parent is not imported (placed at the top of the space)');
+    // The parent's restriction is unknown here: the page goes to the top hidden, never readable by more people.
+    orphaned = parentId === null;
   }
   const title = item.type === 'comment' ? commentTitle(titles.get(containerId!) ?? '') : (item.title || `Untitled ${item.id}`).slice(0, 255);
   const body = await ctx.bundle.body(item.id);
-  const restricted = item.type === 'comment' ? undefined : item.viewRestrictions;
+  // Comments follow their container; a page or blog post keeps its own restriction and any a left-out ancestor had.
+  const restricted = item.type === 'comment' ? undefined : effectiveRestriction(item, ctx.membersOf);
   const fingerprint = fingerprintOf({
     type: item.type,
     title,
@@ -87,6 +106,7 @@ async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles:
     createdAt: item.createdAt ?? null,
     updatedAt: item.updatedAt ?? null,
     restrictions: restricted ? { users: [...restricted.users].sort(), groups: [...restricted.groups].sort() } : null,
+    ...(orphaned ? { orphaned } : {}),
     body,
   });
   const record = ids.records.get(item.id);
@@ -126,12 +146,14 @@ async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles:
   if (item.type !== 'comment') {
     const userIds = (restricted?.users ?? []).flatMap((n) => ctx.people.userId(n) ?? []);
     const groupIds = (restricted?.groups ?? []).flatMap((n) => ctx.people.groupId(n) ?? []);
-    // A restricted page must never come out readable by the whole space: a restriction whose people all went
-    // missing refuses the space (ensurePeople creates everyone a bundle names, so this is a source's mistake).
-    if (restricted && restricted.users.length + restricted.groups.length > 0 && userIds.length + groupIds.length === 0) {
-      throw new ContentRefused('its view restriction names nobody this host knows; it would become readable by the whole space');
-    }
-    if (existing || userIds.length + groupIds.length > 0) await restrictions.replace(trx, id, userIds, groupIds);
+    const why = orphaned ? PARENT_UNKNOWN : !restricted || userIds.length + groupIds.length > 0 ? undefined : hiddenReason(item);
+    if (why !== undefined) {
+      // Restricted at the source to people none of whom is here: kept, but nobody reads it until an
+      // administrator says who may (never readable by the whole space, never dropped).
+      await restrictions.hide(trx, id);
+      count.skip(HIDDEN);
+      count.note({ kind: item.type, id: item.id, localId: id, title, outcome: 'hidden', reason: why });
+    } else if (existing || userIds.length + groupIds.length > 0) await restrictions.replace(trx, id, userIds, groupIds);
   }
   await migrationRecords.save(trx, WIKI_SOURCE, 'content', { sourceId: String(item.id), localId: String(id), fingerprint });
 }

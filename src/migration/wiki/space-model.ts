@@ -46,8 +46,30 @@ export interface SourceContent {
   creator?: string;
   createdAt?: Date;
   updatedAt?: Date;
-  /** View restrictions: when either list is non-empty, only these may view it. */
-  viewRestrictions?: { users: string[]; groups: string[] };
+  /**
+   * Its own view restriction: only these may view it. Present with both lists empty: the source restricted it
+   * to people it does not name (users it lacks, entries without a name), so nobody here may view it (hidden).
+   */
+  viewRestrictions?: SourceRestriction;
+  /**
+   * View restrictions of ancestors that are not imported (a deleted or draft parent, one the source would not
+   * hand over): a page placed under a nearer ancestor, or at the top, keeps them (effective-restriction.ts).
+   */
+  inheritedRestrictions?: SourceRestriction[];
+}
+
+/** Users and groups of a view restriction, by name. */
+export interface SourceRestriction {
+  users: string[];
+  groups: string[];
+}
+
+/** A content item the source holds and the writer does not import, with the reason (the report lists each). */
+export interface SourceItemNote {
+  type: SourceContentType;
+  id: number;
+  title: string;
+  reason: string;
 }
 
 /** One unit of a wiki import: a space and all its current content. */
@@ -62,6 +84,8 @@ export interface SourceSpaceBundle {
   /** What the source saw and does not import, by kind (for the report): historical versions, attachments,
    *  edit restrictions, drafts, deleted pages, characters XML forbids, macros we do not serve … */
   notImported: Record<string, number>;
+  /** Pages, blog posts and comments left out, each with its reason (drafts, deleted content, orphaned comments …). */
+  notImportedItems?: SourceItemNote[];
   /**
    * Set when the source could not read this space whole (a live wiki failed part-way): the writer writes
    * nothing of it and reports the space failed with this one-line reason, and the next space goes on.

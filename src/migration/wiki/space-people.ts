@@ -29,7 +29,7 @@ function namedUsers(bundle: SourceSpaceBundle): Map<string, { name: string; disp
   for (const u of bundle.users) out.set(u.name.toLowerCase(), u);
   for (const c of bundle.content) {
     add(c.creator);
-    for (const u of c.viewRestrictions?.users ?? []) add(u);
+    for (const r of [c.viewRestrictions, ...(c.inheritedRestrictions ?? [])]) for (const u of r?.users ?? []) add(u);
   }
   for (const g of bundle.groups) for (const m of g.members) add(m);
   return out;
@@ -38,7 +38,11 @@ function namedUsers(bundle: SourceSpaceBundle): Map<string, { name: string; disp
 function namedGroups(bundle: SourceSpaceBundle): Map<string, string> {
   const out = new Map<string, string>();
   for (const g of bundle.groups) out.set(g.name.toLowerCase(), g.name);
-  for (const c of bundle.content) for (const g of c.viewRestrictions?.groups ?? []) if (!out.has(g.toLowerCase())) out.set(g.toLowerCase(), g);
+  for (const c of bundle.content) {
+    for (const r of [c.viewRestrictions, ...(c.inheritedRestrictions ?? [])]) {
+      for (const g of r?.groups ?? []) if (!out.has(g.toLowerCase())) out.set(g.toLowerCase(), g);
+    }
+  }
   return out;
 }
 

@@ -107,6 +107,11 @@ export const writerRepository = {
     return (await q('users').whereIn('id', ids).where({ password_hash: hash }).orderBy('name').pluck('name')) as string[];
   },
 
+  /** Whether any user or group holds read on the space (an imported space starts with no grant at all). */
+  async anyoneReads(q: Knex, spaceId: number): Promise<boolean> {
+    return (await q('space_permissions').where({ space_id: spaceId, operation: 'read', target: 'space' }).first('id')) !== undefined;
+  },
+
   /** Updates a space's name and description (an imported space whose source changed them). */
   async updateSpace(q: Knex, id: number, s: { name: string; description: string }): Promise<void> {
     await q('spaces').where({ id }).update(s);

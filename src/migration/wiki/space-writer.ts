@@ -6,14 +6,14 @@ import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { WIKI_TOPIC } from '../../wiki/wiki-write.ts';
 import { spacesRepository as spaces } from '../../wiki/spaces.repository.ts';
 import type { MigrationDeps } from '../migration-deps.ts';
-import type { MigrationReport, UnitReport } from '../report.ts';
+import type { ItemNote, MigrationReport, UnitReport } from '../report.ts';
 import { fingerprintOf, migrationRecords } from '../migration-records.repository.ts';
 import { writerRepository as repo } from './space-writer.repository.ts';
 import { WIKI_SOURCE } from './content-ids.ts';
 import { ContentRefused, writeContent } from './space-content.ts';
 import { ensurePeople } from './space-people.ts';
 import { UnitCounter } from './unit-counter.ts';
-import type { SourceSpace, SourceSpaceBundle, WikiSource } from './space-model.ts';
+import type { SourceItemNote, SourceSpace, SourceSpaceBundle, WikiSource } from './space-model.ts';
 
 export interface WikiImportOptions {
   /** Space keys to import (all of the source's when absent or empty). */
@@ -64,6 +64,14 @@ async function writeHomePage(trx: Knex, spaceId: number, homePageId: number | nu
   if (homePageId !== null) count.add('home pages', current === null ? 'created' : 'updated');
 }
 
+/** Group members as the source lists them, by group name in any case. */
+function membersOfGroups(bundle: SourceSpaceBundle): (group: string) => readonly string[] {
+  const members = new Map(bundle.groups.map((g) => [g.name.toLowerCase(), g.members]));
+  return (group) => members.get(group.toLowerCase()) ?? [];
+}
+
+const notImported = (n: SourceItemNote): ItemNote => ({ kind: n.type, id: n.id, title: n.title, outcome: 'not imported', reason: n.reason });
+
 /** One line for the report: what went wrong, never a stack. */
 function reasonOf(err: unknown): string {
   if (err instanceof ContentRefused || err instanceof SpaceRefused || err instanceof AppError) return err.message;
@@ -75,19 +83,21 @@ async function importSpace(deps: MigrationDeps, bundle: SourceSpaceBundle, opts:
   const key = bundle.space.key;
   const count = new UnitCounter();
   let withoutPassword: string[] = [];
+  let nobodyReads = false;
   try {
     await deps.db.knex.transaction(async (trx) => {
       const people = await ensurePeople(trx, bundle, count);
       withoutPassword = people.withoutPassword;
       const spaceId = await writeSpace(trx, bundle.space, count);
-      const ids = await writeContent(trx, { bundle, spaceId, people, indexers: deps.contentIndexers, count, dryRun: opts.dryRun, progress: opts.progress });
+      const ids = await writeContent(trx, { bundle, spaceId, people, membersOf: membersOfGroups(bundle), indexers: deps.contentIndexers, count, dryRun: opts.dryRun, progress: opts.progress });
       await writeHomePage(trx, spaceId, bundle.space.homePageId === undefined ? null : (ids.of(bundle.space.homePageId) ?? null), count);
+      nobodyReads = !(await repo.anyoneReads(trx, spaceId));
       if (opts.dryRun) throw new DryRunRollback();
     });
   } catch (err) {
     if (!(err instanceof DryRunRollback)) {
       opts.progress(`space ${key}: failed, nothing written`);
-      return { unit: { ...emptyUnit(key), reason: reasonOf(err), skipped: { ...bundle.notImported } }, withoutPassword: [] };
+      return { unit: { ...emptyUnit(key), reason: reasonOf(err), skipped: { ...bundle.notImported }, items: [...(bundle.notImportedItems ?? [])].map(notImported) }, withoutPassword: [] };
     }
   }
   const outcome = !count.changed ? 'unchanged' : opts.dryRun ? 'would-import' : 'imported';
@@ -99,7 +109,8 @@ async function importSpace(deps: MigrationDeps, bundle: SourceSpaceBundle, opts:
   opts.progress(`space ${key}: ${outcome}`);
   const skipped = { ...bundle.notImported };
   for (const [reason, n] of Object.entries(count.skipped)) skipped[reason] = (skipped[reason] ?? 0) + n;
-  return { unit: { kind: 'space', name: key, outcome, counts: count.counts, mapped: count.mapped, skipped }, withoutPassword };
+  const items = [...count.items, ...(bundle.notImportedItems ?? []).map(notImported)];
+  return { unit: { kind: 'space', name: key, outcome, counts: count.counts, mapped: count.mapped, skipped, items, nobodyReads }, withoutPassword };
 }
 
 /**

@@ -18,6 +18,8 @@ import { UserScreen } from './screens/user.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
 import { GroupScreen } from './screens/group.tsx';
 import { PasswordScreen } from './screens/password.tsx';
+import { SpacesScreen } from './screens/spaces.tsx';
+import { SpaceScreen } from './screens/space.tsx';
 import { ConfirmHost } from './confirm.tsx';
 import { ThemeToggle } from './theme.tsx';
 
@@ -27,6 +29,7 @@ const NAV = [
   { id: 'admin', label: 'Administration', testId: 'nav-admin', admin: true },
   { id: 'users', label: 'Users', testId: 'nav-users', admin: true },
   { id: 'groups', label: 'Groups', testId: 'nav-groups', admin: true },
+  { id: 'spaces', label: 'Spaces', testId: 'nav-spaces', admin: true },
   { id: 'maintenance', label: 'Maintenance', testId: 'nav-maintenance', admin: true },
   { id: 'webhooks', label: 'Webhooks', testId: 'nav-webhooks', admin: true },
   { id: 'codeboxes', label: 'Code boxes', testId: 'nav-codeboxes', admin: false },
@@ -102,6 +105,9 @@ function Screen({ route, me }: { route: string[]; me: Me }) {
       return a ? <GroupScreen key={a} name={a} /> : <GroupsScreen />;
     case 'password':
       return <PasswordScreen me={me} />;
+    case 'spaces':
+      if (!me.isAdmin) return adminOnly;
+      return a ? <SpaceScreen key={a} spaceKey={a} /> : <SpacesScreen />;
     case 'fields':
       return a ? <FieldScreen key={`${a}/${b ?? ''}`} fieldId={a} contextId={b} /> : <FieldsScreen isAdmin={me.isAdmin} />;
     case 'admin':

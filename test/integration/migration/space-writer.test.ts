@@ -8,6 +8,7 @@ import { importWikiSpaces } from '../../../src/migration/wiki/space-writer.ts';
 import { BUILTIN_MEMBERSHIPS_SKIPPED } from '../../../src/migration/imported-people.ts';
 import { UNSERVED_MACROS } from '../../../src/migration/wiki/space-content.ts';
 import { migrationDeps } from '../../../src/migration/migration-deps.ts';
+import { reportText } from '../../../src/migration/report-text.ts';
 import type { SourceContent, SourceSpaceBundle, WikiSource } from '../../../src/migration/wiki/space-model.ts';
 
 const E1 = '/rest/advancedcodeblocks/1/download_code/plain_text';
@@ -223,7 +224,7 @@ describe('importWikiSpaces', () => {
     await t.http.get('/rest/api/content/9401').set('Authorization', basic(mallory.name, mallory.password)).expect(404);
   });
 
-  it('refuses a space rather than publish a restricted page whose people are unknown', async () => {
+  it('imports a restricted page whose people are unknown hidden, and names it in the report', async () => {
     const nobody = memorySource([
       {
         space: { key: 'NOBODY', name: 'Nobody', description: '' },
@@ -231,9 +232,12 @@ describe('importWikiSpaces', () => {
       },
     ]);
     const report = await importWikiSpaces(migrationDeps(t.services), nobody, { dryRun: false, progress });
-    expect(report.units[0]).toMatchObject({ name: 'NOBODY', outcome: 'failed' });
-    expect(report.units[0]!.reason).toMatch(/view restriction names nobody/);
-    expect(await t.services.db.knex('contents').where({ id: 9501 }).first()).toBeUndefined();
+    expect(report.units[0]).toMatchObject({ name: 'NOBODY', outcome: 'imported', nobodyReads: true });
+    expect(report.units[0]!.items).toEqual([expect.objectContaining({ kind: 'page', id: 9501, localId: 9501, outcome: 'hidden', reason: expect.stringMatching(/names only people/) })]);
+    expect(reportText(report)).toMatch(/imported hidden[^\n]*\n\s+page 9501 "Secret"/);
+    expect(await t.services.db.knex('contents').where({ id: 9501 }).first('read_restricted')).toEqual({ read_restricted: true });
+    await grantSpace(t, 'NOBODY', { user: 'admin' }, 'read');
+    await t.http.get('/rest/api/content/9501').set('Authorization', t.adminAuth).expect(404);
   });
 
   it('counts the macros no add-on here serves, and keeps them in the body as they are', async () => {

@@ -87,7 +87,8 @@ function expectedOps(id: (n: number) => number) {
       { id: id(103), type: 'page', title: 'A1', version: 1, parentId: id(101) },
       { id: id(102), type: 'page', title: 'B', version: 1, parentId: id(100), position: 1 },
       { id: id(104), type: 'page', title: 'C', version: 1, parentId: id(100) },
-      { id: id(107), type: 'page', title: 'Orphan', version: 1 },
+      // Its parent is deleted: it goes under the nearest imported ancestor (keeping any restriction on the way).
+      { id: id(107), type: 'page', title: 'Orphan', version: 1, parentId: id(100) },
       { id: id(301), type: 'blogpost', title: 'Older', version: 1, createdAt: new Date('2024-01-01T00:00:00Z'), updatedAt: new Date('2024-01-01T00:00:00Z') },
       { id: id(300), type: 'blogpost', title: 'News', version: 1, createdAt: new Date('2024-02-01T00:00:00Z'), updatedAt: new Date('2024-02-01T00:00:00Z') },
       { id: id(200), type: 'comment', title: '', version: 1, containerId: id(100), creator: 'bob', createdAt: created, updatedAt: created },
@@ -101,7 +102,7 @@ function expectedOps(id: (n: number) => number) {
     notImported: {
       drafts: 1,
       'deleted content': 2,
-      'pages moved to the top (parent not imported)': 1,
+      'pages placed under a nearer ancestor or at the top (parent not imported; its restriction kept)': 1,
       'comments on content not imported': 1,
       'historical versions': 3,
       attachments: 2,
