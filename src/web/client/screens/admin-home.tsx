@@ -5,7 +5,7 @@ import type { FieldRecord } from '../fieldeditor.ts';
 import { shortType } from '../field-row.tsx';
 import { go, href } from '../router.ts';
 import type { Me } from '../session.ts';
-import { ErrorMessage, FilterField, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
 
 interface Grants {
   userlist: string[];
@@ -85,7 +85,7 @@ export function AdminHomeScreen({ me }: { me: Me }) {
       </div>
       <ErrorMessage error={error ?? loadError} />
       {!page && !loadError && <Loading />}
-      {page && page.total === 0 && <Notice>No field matches.</Notice>}
+      {page && page.total === 0 && <InfoMessage>No field matches.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list home" columns={['Field', 'Contexts and who may edit', 'Options']}>

@@ -4,7 +4,7 @@ import { askConfirm } from '../confirm.tsx';
 import { ADMIN_TOKENS, count, USER, USERS, type HostPage, type ListedUser, type TokenRecord, type UserRecord } from '../directory.ts';
 import { go, href } from '../router.ts';
 import type { Me } from '../session.ts';
-import { ErrorMessage, Loading, Notice } from '../ui.tsx';
+import { ErrorMessage, Loading, Notice, WarningMessage } from '../ui.tsx';
 import { UserState } from './users.tsx';
 import { TokenTable } from './token-table.tsx';
 
@@ -139,7 +139,7 @@ function EditUser({ user, self, onSaved, onError }: { user: UserRecord; self: bo
         <input type="checkbox" data-testid="user-active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         Active (a deactivated user cannot log in by any means, and its sessions end)
       </label>
-      {self && !active && <p class="notice">You are deactivating yourself: you will be signed out.</p>}
+      {self && !active && <WarningMessage>You are deactivating yourself: you will be signed out.</WarningMessage>}
       <div class="form-end">
         <button type="submit" class="primary" data-testid="user-save">
           Save

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { go, href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
-import { ErrorMessage, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { ErrorMessage, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
 import { Time } from '../time.tsx';
 import { askConfirm } from '../confirm.tsx';
 
@@ -79,7 +79,7 @@ function WebhookList() {
       <p class="muted">Other systems are told of every option, default, grant and context change, signed and in order.</p>
       <ErrorMessage error={error} />
       {!hooks && !error && <Loading />}
-      {hooks && hooks.length === 0 && <Notice>No subscription yet.</Notice>}
+      {hooks && hooks.length === 0 && <InfoMessage>No subscription yet.</InfoMessage>}
       {hooks && hooks.length > 0 && (
         <ListTable class="list stack" columns={['Name', 'URL', 'Events', 'Status']}>
           {hooks.map((h) => (
@@ -234,7 +234,7 @@ function WebhookDetail({ id }: { id: string }) {
       <h2>Deliveries</h2>
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
-      {page && page.total === 0 && <Notice>Nothing delivered yet.</Notice>}
+      {page && page.total === 0 && <InfoMessage>Nothing delivered yet.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list stack" columns={['Event', 'Status', 'Attempts', 'Last attempt', 'Answer', 'Duration', '']}>
