@@ -77,6 +77,28 @@ describe.skipIf(!hasChromium)('navigation and notices', () => {
     await context.close();
   });
 
+  it('adds a user to a group with suggestions and removes it again, checked over REST', async () => {
+    await app.http.post('/rest/api/2/group').set('Authorization', app.adminAuth).send({ name: 'support-team' }).expect(201);
+    const groupsOf = async () =>
+      ((await app.http.get('/rest/api/2/user?username=alice&expand=groups').set('Authorization', app.adminAuth).expect(200)).body.groups.items as { name: string }[]).map((g) => g.name);
+    const { page, context, problems } = await openPage(browser);
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret', '#/users/alice');
+    await page.getByTestId('user-group-name').fill('support');
+    await page.waitForFunction(() => [...document.querySelectorAll('#user-group-suggestions option')].some((o) => (o as HTMLOptionElement).value === 'support-team'));
+    await page.getByTestId('user-group-name').fill('support-team');
+    await page.getByTestId('user-group-add').click();
+    expect(await textOf(page.getByTestId('success-message'))).toContain('alice is now a member of support-team.');
+    expect(await groupsOf()).toContain('support-team');
+    await page.getByTestId('user-group').filter({ hasText: 'support-team' }).getByTestId('user-group-remove').click();
+    expect(await textOf(page.getByRole('dialog'))).toContain('Remove alice from support-team?');
+    await page.getByTestId('confirm').click();
+    await page.getByText('alice is no longer a member of support-team.').waitFor();
+    expect(await groupsOf()).not.toContain('support-team');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it('tells success, information, warning and error apart, and follows a system theme change without a reload', async () => {
     const { page, context } = await openPage(browser);
     await page.emulateMedia({ colorScheme: 'light' });

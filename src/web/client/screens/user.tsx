@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
+import { UserGroups } from './user-groups.tsx';
 import { ADMIN_TOKENS, count, USER, USERS, type HostPage, type ListedUser, type TokenRecord, type UserRecord } from '../directory.ts';
 import { go, href } from '../router.ts';
 import type { Me } from '../session.ts';
@@ -93,10 +94,7 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
       )}
       <EditUser key={`${version}`} user={user} self={user.name.toLowerCase() === me.name.toLowerCase()} onSaved={(u) => reload(`Saved. ${u.active ? '' : `${u.name} cannot log in while deactivated.`}`)} onError={setError} />
       <ResetPassword name={user.name} onDone={() => reload(`The password of ${user.name} is changed; its sessions and logins with the old one have ended.`)} onError={setError} />
-      <div class="card">
-        <h2>Groups</h2>
-        <p>{groups.length ? groups.map((g, i) => <span key={g}>{i > 0 && ', '}<a href={href('groups', g)}>{g}</a></span>) : <span class="muted">None.</span>}</p>
-      </div>
+      <UserGroups user={user.name} groups={groups} done={(m) => reload(m)} failed={(e) => (setNotice(undefined), setError(errorText(e)))} />
       <div class="card" data-testid="user-tokens">
         <h2>Access tokens</h2>
         <TokenTable tokens={tokens} owner={user.name} onChanged={() => reload('The token is revoked; it stopped working at once.')} onError={setError} />
