@@ -15,7 +15,7 @@ const WIDTHS = [
 const THEMES = ['light', 'dark'] as const;
 
 // A short job poll, so the job scheduled for the maintenance screenshot has run when it is taken.
-const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin', JOBS_POLL_MS: '200', WEBHOOK_ALLOWLIST: 'https://hooks.example.com/' });
+const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin', JOBS_POLL_MS: '200', WEBHOOK_ALLOWLIST: 'https://hooks.example.com/' }, 180_000);
 // A few event-log entries for the maintenance screenshots: an option created and renamed by alice over REST.
 {
   const options = `${server.url}/rest/trackercustomfieldeditorplugin/1/user/customfields/10000/contexts/default/options`;
