@@ -8,6 +8,7 @@ import { empty, json } from '../platform/openapi/operation.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 import { presentDelivery, presentWebhook, WEBHOOKS_PATH } from './webhooks.presenter.ts';
 import { deliveriesPage, deliveriesQuery, deliveryJson, deliveryParams, webhookBody, webhookJson, webhookParams } from './webhooks.schemas.ts';
+import { allowlistAnswer, allowlistQuery } from './webhooks.schemas.ts';
 
 export interface WebhooksDeps {
   webhooks: WebhooksService;
@@ -16,6 +17,8 @@ export interface WebhooksDeps {
 
 const TAG = 'Webhooks';
 const ONE = `${WEBHOOKS_PATH}/{id}`;
+/** Outside `/webhook` (a closed prefix): the configuration read is not one of the subscriptions. */
+const ALLOWLIST_PATH = '/rest/webhooks/1.0/allowlist';
 
 export const webhookEndpoints: Endpoint<WebhooksDeps>[] = [
   {
@@ -33,6 +36,14 @@ export const webhookEndpoints: Endpoint<WebhooksDeps>[] = [
       const row = await webhooks.create(currentUser(req).name, body);
       const answer = presentWebhook(row, baseUrl);
       res.status(201).location(answer.self).json(answer);
+    },
+  },
+  {
+    method: 'get', path: ALLOWLIST_PATH, tag: TAG, access: 'admin', summary: 'The webhook allowlist as configured, and whether a url would be accepted',
+    query: allowlistQuery, responses: { 200: json(allowlistAnswer, 'The entries; with `url`, the check a save would make') }, errors: [400],
+    handle: async (req, res, { webhooks }) => {
+      const { url } = parseWith(allowlistQuery, req.query, 'query');
+      res.json(webhooks.checkUrl(url));
     },
   },
   {

@@ -32,7 +32,7 @@ export function createWebhooksFeature({ config, db, log }: FeatureContext): Feat
   const sender = new WebhookSender({ allowlist, timeoutMs: config.webhooks.timeoutMs });
   const webhookLog = log.child({ feature: 'webhooks' });
   const dispatcher = new WebhookDispatcher(db.knex, sender, webhookLog, config.webhooks);
-  const services = { webhooks: new WebhooksService(db.knex, sender, allowlist), dispatcher };
+  const services = { webhooks: new WebhooksService(db.knex, sender, allowlist, config.webhooks.allowlist), dispatcher };
   // On PostgreSQL a child process delivers (delivery-process.ts); its attempts reach the metrics through the
   // dispatcher here, which then only answers the lag.
   const worker =

@@ -91,3 +91,12 @@ export const deliveriesPage = z.object({
   isLast: z.boolean(),
   values: z.array(deliveryJson),
 });
+
+/** `GET /rest/webhooks/1.0/allowlist?url=`: the url to check is optional and bounded as a subscription's. */
+export const allowlistQuery = z.object({
+  url: z.string().max(2048, 'The url must be at most 2048 characters.').optional(),
+});
+export const allowlistAnswer = z.object({
+  allowlist: z.array(z.string()),
+  url: z.object({ allowed: z.boolean(), reason: z.string().optional() }).optional(),
+});

@@ -19,7 +19,20 @@ export class WebhooksService {
     private readonly knex: Knex,
     private readonly sender: WebhookSender,
     private readonly allowlist: OutboundAllowlist,
+    /** The allowlist's entries as configured, shown read-only to administrators. */
+    private readonly listed: readonly string[] = [],
   ) {}
+
+  /**
+   * The allowlist as configured and, for a URL, whether a save would take it: the same refusal check as a
+   * create or an update (refusalOf), so the form says before saving what the save would answer.
+   */
+  checkUrl(url: string | undefined): { allowlist: string[]; url?: { allowed: boolean; reason?: string } } {
+    const allowlist = [...this.listed];
+    if (url === undefined) return { allowlist };
+    const reason = refusalOf(this.allowlist, url);
+    return { allowlist, url: reason ? { allowed: false, reason: `The url cannot be used: ${reason}.` } : { allowed: true } };
+  }
 
   list(): Promise<hooks.WebhookRow[]> {
     return hooks.listWebhooks(this.knex);

@@ -33,8 +33,11 @@ describe.skipIf(!hasChromium)('the administrators’ web interface', () => {
     expect(await single.textContent()).toMatch(/alice/);
     expect(await single.textContent()).toMatch(/DEMO project bugs/);
     await noSerious('home');
-    // No grant reaches admin yet: one click grants it (A4, in the event log) and opens the editor.
+    // No grant reaches admin yet: the button says what it grants, then grants it (A4, in the event log) and opens the editor.
     await single.getByTestId('admin-home-open-editor').click();
+    expect(await textOf(page.getByRole('dialog'))).toMatch(/lasting grant on every context/);
+    await noSerious('grant confirmation');
+    await page.getByTestId('confirm').click();
     await page.getByTestId('option-row').first().waitFor();
     expect(page.url()).toMatch(/#\/fields\/10000$/);
     await noSerious('option editor');

@@ -15,7 +15,7 @@ describe.skipIf(!hasChromium)('administration in the browser', () => {
   );
 
   it('lists the fields paged, filtered and ordered (A1)', async () => {
-    await page.getByTestId('nav-admin').click();
+    await page.goto(`${app.url}/#/admin`);
     await page.getByTestId('field-row').first().waitFor();
     const ids = () => page.getByTestId('field-row').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.fieldId)));
     const all = (await admin(`${FE}/admin/customfields?maxResults=20&orderBy=%2Bname`)).body.values.map((f: { fieldId: number }) => f.fieldId);
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('administration in the browser', () => {
   });
 
   it('switches the only-admins-may-delete setting', async () => {
-    await page.getByTestId('nav-admin').click();
+    await page.goto(`${app.url}/#/admin`);
     const box = page.getByTestId('setting-only-admins-delete');
     await box.check();
     await expect_setting(true);

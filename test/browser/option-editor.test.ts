@@ -157,13 +157,14 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
     expect((await list(10000)).map((o) => o.id)).toEqual(expected);
   });
 
-  it('sorts with locale, strength and order', async () => {
+  it('sorts with locale, comparison and order, after a confirmation', async () => {
     await openField(10000);
     const form = page.locator('.editor-main > .sort-form');
     await form.getByLabel('Locale').fill('de-DE');
-    await form.getByLabel('Strength').selectOption('PRIMARY');
+    await form.getByLabel('Compare').selectOption({ label: 'Ignore case and accents' });
     await form.getByLabel('Order').selectOption('DESCENDING');
-    await form.getByTestId('sort-submit').click();
+    await form.getByTestId('option-sort').click();
+    await page.getByTestId('confirm').click();
     const sorted = [...(await values(10000))].sort((a, b) => b.localeCompare(a, 'de', { sensitivity: 'base' }));
     await page.waitForFunction(
       (want) => [...document.querySelectorAll('.editor-main > .option-list > ul > li > .row-main .value')].map((e) => e.textContent).join() === want.join(),
@@ -213,7 +214,13 @@ describe.skipIf(!hasChromium)('option editor in the browser (alice, demo data)',
     await openField(10003);
     const opts = await list(10003);
     const enabled = opts.filter((o) => !o.disabled);
-    await page.getByTestId('default-select').selectOption([String(enabled[0]!.id), String(enabled[2]!.id)]);
+    // The demo's defaults are chips: each goes with its own button, then the two are picked by name.
+    const removes = page.getByTestId('default-chips').getByRole('button');
+    while ((await removes.count()) > 0) await removes.first().click();
+    for (const o of [enabled[0]!, enabled[2]!]) {
+      await page.getByTestId('default-picker').fill(o.optionvalue);
+      await page.getByRole('option', { name: o.optionvalue, exact: true }).click();
+    }
     await page.getByRole('button', { name: 'Save default' }).click();
     await page.getByText('Default saved.').waitFor();
     const def = (await app.http.get(`${FE}/user/customfields/10003/contexts/default/options/default`).set('Authorization', ALICE).expect(200)).body;

@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () 
   it('never shows administration to a user without administrator rights; the API refuses it anyway', async () => {
     const { page, context, problems } = await openPage(browser);
     await signInThroughForm(page, app.url, 'alice', 'alice');
-    expect(await page.getByTestId('nav-admin').count()).toBe(0);
+    expect(await page.getByTestId('nav-admin-home').count()).toBe(0);
     await page.goto(`${app.url}/#/admin`);
     expect(await textOf(page.getByTestId('error-message'))).toMatch(/administrators only/);
     expect(await page.getByTestId('field-row').count()).toBe(0);
@@ -133,10 +133,12 @@ describe.skipIf(!hasChromium)('sign-in, sign-out and rights in the browser', () 
     await context.close();
   });
 
-  it('shows the administration link to administrators', async () => {
+  it('shows the fields home with their administration to administrators', async () => {
     const { page, context } = await openPage(browser);
     await signInThroughForm(page, app.url, 'admin', 'admin-secret');
-    await page.getByTestId('nav-admin').click();
+    await page.getByTestId('nav-admin-home').click();
+    await page.getByTestId('admin-home-field').first().waitFor();
+    await page.goto(`${app.url}/#/admin`);
     await page.getByTestId('field-row').first().waitFor();
     await context.close();
   });

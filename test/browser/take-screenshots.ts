@@ -15,7 +15,7 @@ const WIDTHS = [
 const THEMES = ['light', 'dark'] as const;
 
 // A short job poll, so the job scheduled for the maintenance screenshot has run when it is taken.
-const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin', JOBS_POLL_MS: '200' });
+const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMIN_PASSWORD: 'admin', JOBS_POLL_MS: '200', WEBHOOK_ALLOWLIST: 'https://hooks.example.com/' }, 180_000);
 // A few event-log entries for the maintenance screenshots: an option created and renamed by alice over REST.
 {
   const options = `${server.url}/rest/trackercustomfieldeditorplugin/1/user/customfields/10000/contexts/default/options`;
@@ -26,6 +26,12 @@ const server = await startServerProcess({ DATA_DIR: 'memory://', DEMO: '1', ADMI
   const token = (await (await fetch(`${server.url}/rest/pat/latest/tokens`, { method: 'POST', headers, body: JSON.stringify({ name: 'laptop', expirationDuration: 90 }) })).json()) as { rawToken: string };
   await fetch(`${server.url}/rest/api/2/myself`, { headers: { Authorization: `Bearer ${token.rawToken}` } });
 }
+/** Chooses a menu entry; at the phone width the menu opens behind its button first. */
+async function nav(page: Page, testId: string): Promise<void> {
+  if (await page.getByTestId('nav-menu').isVisible()) await page.getByTestId('nav-menu').click();
+  await page.getByTestId(testId).click();
+}
+
 const browser = await launchBrowser();
 try {
   for (const [size, theme] of WIDTHS.flatMap((w) => THEMES.map((t) => [w, t] as const))) {
@@ -70,12 +76,23 @@ try {
     await page.getByTestId('option-new-submit').click();
     await page.getByTestId('error-message').waitFor();
     await shot(page, 'option-editor');
-    await page.getByTestId('nav-tokens').click();
+    // The sort asks first, naming the list and the order; after it, Undo is offered.
+    await page.goto(`${server.url}/#/fields/10000/default`);
+    await page.getByTestId('option-row').first().waitFor();
+    await page.getByTestId('option-sort').click();
+    await page.getByTestId('confirm').waitFor();
+    await shot(page, 'confirm-sort');
+    await page.getByTestId('confirm').click();
+    await page.getByTestId('option-undo').waitFor();
+    await shot(page, 'option-undo');
+    await page.getByTestId('option-undo').click();
+    await page.getByText('back in their order').waitFor();
+    await nav(page, 'nav-tokens');
     await page.getByTestId('token-create-name').fill('provisioning');
     await page.getByTestId('token-create-submit').click();
     await page.getByTestId('token-raw').waitFor();
     await shot(page, 'tokens');
-    await page.getByTestId('nav-codeboxes').click();
+    await nav(page, 'nav-codeboxes');
     await page.getByTestId('content-id-input').waitFor();
     await shot(page, 'codeboxes');
     await page.goto(`${server.url}/#/codeboxes/DEMO/1001`);
@@ -89,7 +106,18 @@ try {
     await admin.page.getByTestId('admin-home-field').first().waitFor();
     await admin.page.waitForFunction(() => /DEMO project bugs/.test(document.querySelector('main')?.textContent ?? ''));
     await shot(admin.page, 'admin-home');
-    await admin.page.getByTestId('nav-users').click();
+    if (size.name === '390') {
+      await admin.page.getByTestId('nav-menu').click();
+      await shot(admin.page, 'menu-open');
+      await admin.page.getByTestId('nav-menu').click();
+    }
+    await nav(admin.page, 'nav-webhooks');
+    await admin.page.getByTestId('webhook-form').waitFor();
+    await admin.page.getByTestId('webhook-url').fill('https://hooks.example.com/x');
+    await admin.page.getByTestId('webhook-field').fill('select');
+    await admin.page.getByTestId('webhook-url-check').locator('span').waitFor();
+    await shot(admin.page, 'webhooks');
+    await nav(admin.page, 'nav-users');
     await admin.page.getByTestId('user-row').first().waitFor();
     await shot(admin.page, 'users');
     await admin.page.goto(`${server.url}/#/users/alice`);
@@ -99,13 +127,13 @@ try {
     await admin.page.getByTestId('confirm').waitFor();
     await shot(admin.page, 'confirm-delete-user');
     await admin.page.getByTestId('confirm-cancel').click();
-    await admin.page.getByTestId('nav-groups').click();
+    await nav(admin.page, 'nav-groups');
     await admin.page.getByTestId('group-row').first().waitFor();
     await shot(admin.page, 'groups');
     await admin.page.goto(`${server.url}/#/groups/developers`);
     await admin.page.getByTestId('member-row').first().waitFor();
     await shot(admin.page, 'group');
-    await admin.page.getByTestId('nav-password').click();
+    await nav(admin.page, 'nav-password');
     await admin.page.getByTestId('password-current').fill('wrong');
     await admin.page.getByTestId('password-new').fill('x');
     await admin.page.getByTestId('password-repeat').fill('x');
@@ -114,13 +142,13 @@ try {
     await shot(admin.page, 'password');
     // That wrong current password counted as a failed login: forget it, so the next sign-ins are not locked.
     await fetch(`${server.url}/rest/api/2/user/lockout?username=admin`, { method: 'DELETE', headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` } });
-    await admin.page.getByTestId('nav-admin').click();
+    await admin.page.goto(`${server.url}/#/admin`);
     await admin.page.getByTestId('field-row').first().waitFor();
     await shot(admin.page, 'admin-fields');
     await admin.page.goto(`${server.url}/#/admin/10000`);
     await admin.page.getByTestId('grant-row').first().waitFor();
     await shot(admin.page, 'admin-field');
-    await admin.page.getByTestId('nav-maintenance').click();
+    await nav(admin.page, 'nav-maintenance');
     await admin.page.locator('[data-testid="operation-run"][data-operation="JobIndexCustomFieldSearchTable"]').click();
     await admin.page.locator('[data-testid="job-row"][data-job-name="JobIndexCustomFieldSearchTable"][data-status="SUCCESS"]').waitFor({ timeout: 20_000 });
     await shot(admin.page, 'maintenance-jobs');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { hasChromium, textOf, unexpected, useSignedInBrowser, type WebApp, type WebPage } from '../helpers/browser.ts';
 import { ADMIN } from '../helpers/test-app.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { freePort } from '../helpers/server-process.ts';
 
@@ -46,6 +47,51 @@ describe.skipIf(!hasChromium)('webhooks in the browser (administrators)', () => 
     expect(await textOf(page.getByTestId('webhook-title').getByTestId('webhook-status'))).toBe('paused');
     const hooks = (await app.http.get('/rest/webhooks/1.0/webhook').set('Authorization', app.adminAuth).expect(200)).body;
     expect(hooks).toMatchObject([{ name: 'Browser hook', enabled: false }]);
+    expect(unexpected(w.problems)).toEqual([]);
+  });
+
+  it('shows the allowlist and checks the URL as it is typed; picks the field by name; edits and keeps the history', async () => {
+    await page.getByTestId('nav-webhooks').click();
+    await page.getByTestId('webhook-form').waitFor();
+    expect(await textOf(page.getByTestId('webhook-allowlist'))).toContain(`http://127.0.0.1:${port}/hooks`);
+    await page.getByTestId('webhook-url').fill(`http://127.0.0.1:${port}/elsewhere`);
+    await page.getByTestId('webhook-url-check').getByText('is not on the webhook allowlist').waitFor();
+    await page.getByTestId('webhook-url').fill(`http://127.0.0.1:${port}/hooks/field`);
+    await page.getByTestId('webhook-url-check').getByText('On the allowlist').waitFor();
+    await page.getByTestId('webhook-name').fill('Field hook');
+    await page.getByTestId('webhook-field').fill('single');
+    await page.getByTestId('webhook-field-option').filter({ hasText: 'Demo Single Select' }).click();
+    await page.getByTestId('webhook-context').selectOption({ label: 'DEMO project bugs' });
+    await page.getByLabel('Option moved').uncheck();
+    await page.getByTestId('webhook-create').click();
+    const row = page.getByTestId('webhook-row').filter({ hasText: 'Field hook' });
+    expect(await textOf(row.getByTestId('webhook-row-field'))).toBe('Demo Single Select, context DEMO project bugs');
+    expect(await row.textContent()).toContain('Option added, Option renamed');
+    const saved = (await app.http.get('/rest/webhooks/1.0/webhook').set('Authorization', app.adminAuth).expect(200)).body.find((h: { name: string }) => h.name === 'Field hook');
+    expect(saved.filters).toEqual({ customFieldId: 10000, contextId: 10110 });
+    expect(saved.events).not.toContain('option_moved');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await row.getByRole('link', { name: 'Field hook' }).click();
+    expect(await textOf(page.getByTestId('webhook-detail-field'))).toBe('Demo Single Select, context DEMO project bugs');
+    await page.getByTestId('webhook-test').click();
+    await page.getByTestId('delivery-row').first().waitFor();
+    expect(await textOf(page.getByTestId('delivery-row').first())).toContain('Test event');
+    await page.getByTestId('webhook-edit').click();
+    await page.getByTestId('webhook-name').fill('Field hook, edited');
+    await page.getByTestId('webhook-url').fill(`http://127.0.0.1:${port}/hooks/edited`);
+    await page.getByRole('button', { name: 'Any field instead' }).click();
+    await page.getByTestId('webhook-save').click();
+    await page.getByTestId('webhook-title').getByText('Field hook, edited').waitFor();
+    expect(await textOf(page.getByTestId('webhook-detail-field'))).toBe('every field');
+    expect(await page.getByTestId('delivery-row').count()).toBe(1);
+    const edited = (await app.http.get(`/rest/webhooks/1.0/webhook/${saved.id}`).set('Authorization', app.adminAuth).expect(200)).body;
+    expect(edited).toMatchObject({ name: 'Field hook, edited', url: `http://127.0.0.1:${port}/hooks/edited`, filters: { customFieldId: null, contextId: null } });
+    expect((await app.http.get(`/rest/webhooks/1.0/webhook/${saved.id}/deliveries`).set('Authorization', app.adminAuth).expect(200)).body.total).toBe(1);
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
     expect(unexpected(w.problems)).toEqual([]);
   });
 });

@@ -23,19 +23,25 @@ import { SpaceScreen } from './screens/space.tsx';
 import { ConfirmHost } from './confirm.tsx';
 import { ThemeToggle } from './theme.tsx';
 
-const NAV = [
-  { id: 'home', label: 'Home', testId: 'nav-admin-home', admin: true },
-  { id: 'fields', label: 'Fields', testId: 'nav-fields', admin: false },
-  { id: 'admin', label: 'Administration', testId: 'nav-admin', admin: true },
-  { id: 'users', label: 'Users', testId: 'nav-users', admin: true },
-  { id: 'groups', label: 'Groups', testId: 'nav-groups', admin: true },
-  { id: 'spaces', label: 'Spaces', testId: 'nav-spaces', admin: true },
-  { id: 'maintenance', label: 'Maintenance', testId: 'nav-maintenance', admin: true },
-  { id: 'webhooks', label: 'Webhooks', testId: 'nav-webhooks', admin: true },
-  { id: 'codeboxes', label: 'Code boxes', testId: 'nav-codeboxes', admin: false },
-  { id: 'tokens', label: 'Access tokens', testId: 'nav-tokens', admin: false },
-  { id: 'password', label: 'My password', testId: 'nav-password', admin: false },
-] as const;
+/**
+ * The main menu, as data (a screen adds one entry here). `who`: `admin` for administrators only, `user` for those
+ * who are not (an administrator's fields, with their editors and administration, are all on its home), `all`.
+ */
+const NAV: readonly { id: string; label: string; testId: string; who: 'admin' | 'user' | 'all' }[] = [
+  { id: 'home', label: 'Fields', testId: 'nav-admin-home', who: 'admin' },
+  { id: 'fields', label: 'Fields', testId: 'nav-fields', who: 'user' },
+  { id: 'users', label: 'Users', testId: 'nav-users', who: 'admin' },
+  { id: 'groups', label: 'Groups', testId: 'nav-groups', who: 'admin' },
+  { id: 'spaces', label: 'Spaces', testId: 'nav-spaces', who: 'admin' },
+  { id: 'maintenance', label: 'Maintenance', testId: 'nav-maintenance', who: 'admin' },
+  { id: 'webhooks', label: 'Webhooks', testId: 'nav-webhooks', who: 'admin' },
+  { id: 'codeboxes', label: 'Code boxes', testId: 'nav-codeboxes', who: 'all' },
+  { id: 'tokens', label: 'Access tokens', testId: 'nav-tokens', who: 'all' },
+  { id: 'password', label: 'My password', testId: 'nav-password', who: 'all' },
+];
+
+/** The screens an entry stands for: an administrator's home covers the field screens it links to. */
+const SECTIONS: Record<string, readonly string[]> = { home: ['home', 'admin', 'fields'] };
 
 /** An administrator starts on the fields with their editors; anyone else on the fields it may edit. */
 const homeOf = (me: Me) => (me.isAdmin ? 'home' : 'fields');
@@ -43,6 +49,8 @@ const homeOf = (me: Me) => (me.isAdmin ? 'home' : 'fields');
 export function App() {
   // undefined: still asking the server; null: signed out.
   const [me, setMe] = useState<Me | null | undefined>(undefined);
+  // The menu at narrow widths: closed behind its button until opened, closed again by choosing an entry.
+  const [menuOpen, setMenuOpen] = useState(false);
   const route = useRoute();
 
   const refresh = () => loadMe().then((m) => setMe(m ?? null), () => setMe(null));
@@ -68,9 +76,19 @@ export function App() {
       </a>
       <header class="top">
         <span class="brand">addon-pair</span>
-        <nav aria-label="Main">
-          {NAV.filter((n) => !n.admin || me.isAdmin).map((n) => (
-            <a key={n.id} href={href(n.id)} data-testid={n.testId} aria-current={section === n.id ? 'page' : undefined}>
+        <button
+          type="button"
+          class="menu-button"
+          data-testid="nav-menu"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav" class={menuOpen ? 'open' : undefined} onClick={() => setMenuOpen(false)}>
+          {NAV.filter((n) => n.who === 'all' || (n.who === 'admin') === me.isAdmin).map((n) => (
+            <a key={n.id} href={href(n.id)} data-testid={n.testId} aria-current={(SECTIONS[n.id] ?? [n.id]).includes(section) ? 'page' : undefined}>
               {n.label}
             </a>
           ))}

@@ -11,10 +11,33 @@ export function ErrorMessage({ error }: { error: string | undefined }) {
   );
 }
 
-export function Notice({ children }: { children: ComponentChildren }) {
+/**
+ * Notices, told apart by more than colour (a mark and a border of their own): a success (an action did what was
+ * asked), an information (how things are), a warning (what to look out for before acting). Errors are ErrorMessage.
+ */
+export function SuccessMessage({ children, testId = 'success-message' }: { children: ComponentChildren; testId?: string }) {
   return (
-    <p class="notice" role="status">
-      {children}
+    <p class="success" role="status" data-testid={testId}>
+      <span class="mark" aria-hidden="true">✓</span> {children}
+    </p>
+  );
+}
+
+/** A success notice (kept under its old name for the screens that use it). */
+export const Notice = SuccessMessage;
+
+export function InfoMessage({ children }: { children: ComponentChildren }) {
+  return (
+    <p class="info">
+      <span class="mark" aria-hidden="true">ℹ</span> {children}
+    </p>
+  );
+}
+
+export function WarningMessage({ children }: { children: ComponentChildren }) {
+  return (
+    <p class="notice warning" role="status">
+      <span class="mark" aria-hidden="true">!</span> {children}
     </p>
   );
 }

@@ -69,7 +69,7 @@ export function AdminFieldsScreen() {
 
 const summary = (g: Grants) => [...g.userlist, ...g.grouplist.map((x) => `group ${x}`)].join(', ') || '—';
 
-function DeleteSetting() {
+export function DeleteSetting() {
   const [value, setValue] = useState<boolean>();
   const [error, setError] = useState<string>();
   useEffect(() => {

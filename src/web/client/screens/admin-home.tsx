@@ -5,7 +5,9 @@ import type { FieldRecord } from '../fieldeditor.ts';
 import { shortType } from '../field-row.tsx';
 import { go, href } from '../router.ts';
 import type { Me } from '../session.ts';
-import { ErrorMessage, FilterField, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { askConfirm } from '../confirm.tsx';
+import { DeleteSetting } from './admin-fields.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
 
 interface Grants {
   userlist: string[];
@@ -64,6 +66,13 @@ export function AdminHomeScreen({ me }: { me: Me }) {
 
   const open = async (f: HomeField, granted: boolean) => {
     if (!granted) {
+      // The grant is permanent and recorded: say so and ask before writing it.
+      const ok = await askConfirm({
+        title: `Grant yourself ${f.fieldName}?`,
+        message: `No grant lets you (${me.name}) edit the options of ${f.fieldName} yet. This gives you a lasting grant on every context of the field, recorded in the event log like any grant, and then opens its editor. You can revoke it on the field’s page.`,
+        confirmLabel: 'Grant me and open',
+      });
+      if (!ok) return;
       try {
         await api('PATCH', `${FE}/admin/customfields/${f.fieldId}`, { user: me.name, action: 'GRANT', type: 'GLOBAL' });
       } catch (e) {
@@ -83,9 +92,10 @@ export function AdminHomeScreen({ me }: { me: Me }) {
       <div class="toolbar">
         <FilterField value={filter} onInput={(v) => (setFilter(v), setStartAt(0))} />
       </div>
+      <DeleteSetting />
       <ErrorMessage error={error ?? loadError} />
       {!page && !loadError && <Loading />}
-      {page && page.total === 0 && <Notice>No field matches.</Notice>}
+      {page && page.total === 0 && <InfoMessage>No field matches.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list home" columns={['Field', 'Contexts and who may edit', 'Options']}>

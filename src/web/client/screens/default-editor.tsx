@@ -2,6 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api.ts';
 import type { DefaultKind, DefaultReadModel, OptionPaths, OptionRecord } from '../fieldeditor.ts';
 import { ErrorMessage, Loading, Notice } from '../ui.tsx';
+import { DefaultPicker } from './default-picker.tsx';
+import { useEditor, useEditorError } from './editor-context.ts';
 
 /**
  * U15: the context's default value in the form the field type takes: one option (select, radio buttons),
@@ -13,7 +15,8 @@ export function DefaultEditor({ paths, kind, version, canDelete }: { paths: Opti
   const [chosen, setChosen] = useState<string[]>([]);
   const [child, setChild] = useState('');
   const [children, setChildren] = useState<OptionRecord[]>([]);
-  const [error, setError] = useState<string>();
+  const editor = useEditor();
+  const [error, setError] = useEditorError();
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
@@ -26,7 +29,7 @@ export function DefaultEditor({ paths, kind, version, canDelete }: { paths: Opti
       },
       (e) => setError(errorText(e)),
     );
-  }, [version]);
+  }, [version, editor?.reloads]);
 
   const parent = kind === 'cascading' ? chosen[0] : undefined;
   useEffect(() => {
@@ -43,6 +46,7 @@ export function DefaultEditor({ paths, kind, version, canDelete }: { paths: Opti
       await fn();
       setError(undefined);
       setSaved(true);
+      editor?.succeeded(true);
     } catch (e) {
       setError(errorText(e));
     }
@@ -60,22 +64,11 @@ export function DefaultEditor({ paths, kind, version, canDelete }: { paths: Opti
   if (!options) return error ? <ErrorMessage error={error} /> : <Loading />;
   return (
     <form class="default-form" onSubmit={save}>
-      <label>
-        {kind === 'multi' ? 'Default options (Ctrl or Shift to pick several)' : 'Default option'}
-        {kind === 'multi' ? (
-          <select
-            data-testid="default-select"
-            multiple
-            size={Math.min(8, Math.max(3, options.length))}
-            onChange={(e) => setChosen([...e.currentTarget.selectedOptions].map((o) => o.value))}
-          >
-            {options.map((o) => (
-              <option key={o.id} value={String(o.id)} selected={chosen.includes(String(o.id))}>
-                {o.optionvalue}
-              </option>
-            ))}
-          </select>
-        ) : (
+      {kind === 'multi' ? (
+        <DefaultPicker options={options} chosen={chosen} onChange={(ids) => (setChosen(ids), setSaved(false))} />
+      ) : (
+        <label>
+          Default option
           <select data-testid="default-select" value={chosen[0] ?? ''} onChange={(e) => (setChosen(e.currentTarget.value ? [e.currentTarget.value] : []), setChild(''))}>
             <option value="">— none —</option>
             {options.map((o) => (
@@ -84,8 +77,8 @@ export function DefaultEditor({ paths, kind, version, canDelete }: { paths: Opti
               </option>
             ))}
           </select>
-        )}
-      </label>
+        </label>
+      )}
       {kind === 'cascading' && parent && (
         <label>
           Default child option

@@ -3,7 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, FE } from '../api.ts';
 import { defaultKindOf, maxDepthOf, OptionPaths, type ContextRecord, type ContextView } from '../fieldeditor.ts';
 import { go, href } from '../router.ts';
-import { ErrorMessage, Loading } from '../ui.tsx';
+import { ErrorMessage, InfoMessage, Loading } from '../ui.tsx';
+import { EditorContext } from './editor-context.ts';
+import { UndoBar, useSharedEditor } from './undo-bar.tsx';
 import { OptionList } from './option-tree.tsx';
 import { SortForm } from './sort-form.tsx';
 import { DefaultEditor } from './default-editor.tsx';
@@ -55,6 +57,7 @@ function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; context
   const [error, setError] = useState<string>();
   // Raised after every change of the top-level list, so the default editor re-reads its choices.
   const [version, setVersion] = useState(0);
+  const shared = useSharedEditor();
   const paths = new OptionPaths(fieldId, contextId);
 
   useEffect(() => {
@@ -73,17 +76,25 @@ function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; context
   const canDelete = view.authenticatedUserMeta.userAllowedToDeleteOptions;
   const kind = defaultKindOf(view.fieldType);
   return (
-    <>
+    <EditorContext.Provider value={shared}>
       <h1 id="field-title">
         {view.fieldName}
       </h1>
       {picker(String(view.context.contextId))}
-      {!canDelete && <p class="notice">Only administrators may delete options of this field.</p>}
+      {!canDelete && <InfoMessage>Only administrators may delete options of this field.</InfoMessage>}
       <div class="editor">
         <div class="editor-main">
           <h2>Options</h2>
-          <SortForm path={`${paths.list(null)}/sort`} onSorted={() => setVersion((v) => v + 1)} label="Sort all top-level options" />
-          <OptionTransfer listPath={paths.list(null)} onApplied={() => setVersion((v) => v + 1)} />
+          <SortForm
+            paths={paths}
+            parentId={null}
+            listName={`the top-level options of ${view.fieldName}`}
+            testId="option-sort"
+            onSorted={() => setVersion((v) => v + 1)}
+            label="Sort all top-level options"
+          />
+          <UndoBar paths={paths} />
+          <OptionTransfer listPath={paths.list(null)} onApplied={() => (shared.succeeded(), setVersion((v) => v + 1))} />
           <OptionList
             paths={paths}
             parentId={null}
@@ -101,6 +112,6 @@ function OptionEditor({ fieldId, contextId, picker }: { fieldId: string; context
           </aside>
         )}
       </div>
-    </>
+    </EditorContext.Provider>
   );
 }

@@ -4,7 +4,7 @@ import { askConfirm } from '../confirm.tsx';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { count, type HostPage, type UserRecord } from '../directory.ts';
 import { go, href } from '../router.ts';
-import { ErrorMessage, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { ErrorMessage, ListTable, Loading, InfoMessage, Notice, Pager } from '../ui.tsx';
 
 const PAGE_SIZE = 25;
 const BUILT_IN = ['users', 'administrators', 'system-administrators'];
@@ -79,7 +79,7 @@ export function GroupScreen({ name }: { name: string }) {
       {notice && <Notice>{notice}</Notice>}
       <ErrorMessage error={error ?? loadError} />
       {!page && !loadError && <Loading />}
-      {page && page.total === 0 && <Notice>The group has no members.</Notice>}
+      {page && page.total === 0 && <InfoMessage>The group has no members.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list" columns={['Member', 'Display name', 'Actions']}>

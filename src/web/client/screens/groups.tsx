@@ -3,7 +3,7 @@ import { api, errorText, qs } from '../api.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { count, GROUPS, type HostPage, type ListedGroup } from '../directory.ts';
 import { href } from '../router.ts';
-import { ErrorMessage, FilterField, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, Notice, Pager } from '../ui.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -48,7 +48,7 @@ export function GroupsScreen() {
         <FilterField value={filter} onInput={(v) => (setFilter(v), setStartAt(0))} />
       </div>
       {!page && !loadError && <Loading />}
-      {page && page.total === 0 && <Notice>No group matches.</Notice>}
+      {page && page.total === 0 && <InfoMessage>No group matches.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list" columns={['Group', 'Members', 'Kind']}>

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorText, FE, qs } from '../api.ts';
 import { href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
-import { ErrorMessage, FilterField, ListTable, Loading, Notice, OrderField, Pager } from '../ui.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, OrderField, Pager } from '../ui.tsx';
 import { Time } from '../time.tsx';
 import { askConfirm } from '../confirm.tsx';
 import { KIND_WORDS, useFieldNames } from './event-words.ts';
@@ -204,7 +204,7 @@ function JobsView() {
       </div>
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
-      {page && page.total === 0 && <Notice>No job has been scheduled yet.</Notice>}
+      {page && page.total === 0 && <InfoMessage>No job has been scheduled yet.</InfoMessage>}
       {page && page.values.length > 0 && (
         <ListTable class="list stack" columns={JOB_COLUMNS}>
           {page.values.map((j) => (
@@ -365,7 +365,7 @@ function EventLogView() {
       </form>
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
-      {page && page.total === 0 && <Notice>No entry matches.</Notice>}
+      {page && page.total === 0 && <InfoMessage>No entry matches.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <Pager page={page} onStart={setStartAt} />

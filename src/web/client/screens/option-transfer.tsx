@@ -41,8 +41,13 @@ const KINDS: { key: keyof Omit<SyncAnswer, 'applied' | 'etag'>; title: string }[
 function describe(kind: string, c: Change): string {
   const defaultNote = c.default ? ' (in use as a default value)' : '';
   switch (kind) {
-    case 'rename':
-      return `${c.from} → ${c.to} (${c.path})`;
+    case 'rename': {
+      // The path ends with the new name; only its parent part (if any) adds something: `Europe/Austria → Österreich`.
+      const to = c.to ?? '';
+      const last = to.replace(/\\/g, '\\\\').replace(/\//g, '\\/'); // as the path writes a name: `\/` and `\\`
+      const parent = c.path.endsWith(last) ? c.path.slice(0, c.path.length - last.length) : '';
+      return `${parent}${c.from} → ${to}`;
+    }
     case 'move':
       return `${c.path}: to place ${(c.toPosition ?? 0) + 1}${c.fromParentId !== c.toParentId ? ', under another parent' : ''}`;
     case 'delete':
@@ -148,7 +153,7 @@ export function OptionTransfer({ listPath, onApplied }: { listPath: string; onAp
       <ErrorMessage error={error} />
       {busy && <p class="muted">Working…</p>}
       {done && (
-        <p class="notice" role="status" data-testid="sync-done">
+        <p class="success" role="status" data-testid="sync-done">
           {done}
         </p>
       )}

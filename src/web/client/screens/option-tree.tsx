@@ -4,6 +4,8 @@ import { moveBody, type OptionPaths, type OptionRecord } from '../fieldeditor.ts
 import { ErrorMessage, Loading } from '../ui.tsx';
 import { askConfirm } from '../confirm.tsx';
 import { SortForm } from './sort-form.tsx';
+import { useEditor, useEditorError } from './editor-context.ts';
+import { fingerprint } from './option-undo.ts';
 
 interface ListProps {
   paths: OptionPaths;
@@ -15,6 +17,8 @@ interface ListProps {
   /** Raised from outside (a sort of this list) to re-read it. */
   version?: number;
   onChanged?: () => void;
+  /** The list in words, for the sort's confirmation and the undo ("the child options of America"). */
+  listName?: string;
 }
 
 /** Rows shown at first, and added by each "Show more": a list of 10,000 options paints its first page at once. */
@@ -27,9 +31,10 @@ let dragging: { parentId: number | null; id: number } | undefined;
  * One option list (top-level or the children of an option) and its add form. Every change goes through
  * the REST endpoint and then re-reads the list, so what is shown is what the server holds.
  */
-export function OptionList({ paths, parentId, depth, maxDepth, canDelete, version = 0, onChanged }: ListProps) {
+export function OptionList({ paths, parentId, depth, maxDepth, canDelete, version = 0, onChanged, listName = 'the top-level options' }: ListProps) {
+  const editor = useEditor();
   const [items, setItems] = useState<OptionRecord[]>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useEditorError();
   const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState('');
   const [showing, setShowing] = useState(PAGE);
@@ -46,7 +51,7 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
     return () => {
       live = false;
     };
-  }, [tick, version]);
+  }, [tick, version, editor?.reloads]);
 
   // Layout effects for the focus moves: they run in the render that changed the rows, so the focus is where it
   // belongs as soon as the screen shows them (a plain effect waits for the next frame, and keys typed meanwhile
@@ -66,10 +71,12 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
   };
 
   /** Runs one write; its refusal shows the API's message above the list. */
-  const write = async (fn: () => Promise<unknown>): Promise<boolean> => {
+  const write = async (fn: () => Promise<unknown>, after?: () => void): Promise<boolean> => {
     try {
       await fn();
       setError(undefined);
+      editor?.succeeded();
+      after?.();
       changed();
       return true;
     } catch (e) {
@@ -82,7 +89,12 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
     if (!items || to < 0 || to >= items.length || from === to) return;
     const item = items[from]!;
     if (focusTestId) pendingFocus.current = { id: item.id, testId: focusTestId };
-    void write(() => api('POST', `${paths.item(parentId, item.id)}/move`, moveBody(items.map((i) => i.id), from, to)));
+    const before = items.map((i) => i.id);
+    const moved = [...items];
+    moved.splice(to, 0, ...moved.splice(from, 1));
+    // Kept for Undo: the order before, and the list as this move leaves it (checked again before undoing).
+    const step = { kind: 'move' as const, parentId, listName, before, after: fingerprint(moved) };
+    void write(() => api('POST', `${paths.item(parentId, item.id)}/move`, moveBody(before, from, to)), () => editor?.setUndo(step));
   };
 
   if (!items) return error ? <ErrorMessage error={error} /> : <Loading />;
@@ -91,6 +103,18 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
   const needle = filter.trim().toLowerCase();
   const matching = needle === '' ? items.map((item, index) => ({ item, index })) : items.flatMap((item, index) => (item.optionvalue.toLowerCase().includes(needle) ? [{ item, index }] : []));
   const visible = matching.slice(0, showing);
+  const more = matching.length > visible.length;
+  // The count and "Show more" above the list as well as below it: a long list's size is seen without scrolling.
+  const countLine = (where: 'top' | 'bottom') => (
+    <p class="more">
+      <span class="muted" data-testid={where === 'top' ? 'options-count' : undefined}>
+        Showing {visible.length} of {matching.length}.
+      </span>{' '}
+      <button type="button" class="small" data-testid={where === 'top' ? 'options-more-top' : 'options-more'} onClick={() => setShowing((n) => n + PAGE)}>
+        Show {Math.min(PAGE, matching.length - visible.length)} more
+      </button>
+    </p>
+  );
   return (
     <div class="option-list">
       {top && (
@@ -117,35 +141,29 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
           {matching.length} of {items.length} options match.
         </p>
       )}
+      {top && more && countLine('top')}
       <ul ref={listRef} class="options" aria-label={top ? 'Options' : 'Child options'}>
-        {visible.map(({ item, index }) => (
+        {visible.map(({ item, index }, shownAt) => (
           <OptionRow
             key={item.id}
             item={item}
             index={index}
-            count={items.length}
+            // ↑ and ↓ move among the options shown: in a filtered list, past the hidden ones to the next match.
+            prev={shownAt > 0 ? visible[shownAt - 1]!.index : undefined}
+            next={matching[shownAt + 1]?.index}
             listProps={{ paths, parentId, depth, maxDepth, canDelete }}
             write={write}
             move={move}
           />
         ))}
       </ul>
-      {matching.length > visible.length && (
-        <p class="more">
-          <span class="muted">
-            Showing {visible.length} of {matching.length}.
-          </span>{' '}
-          <button type="button" class="small" data-testid="options-more" onClick={() => setShowing((n) => n + PAGE)}>
-            Show {Math.min(PAGE, matching.length - visible.length)} more
-          </button>
-        </p>
-      )}
+      {more && countLine('bottom')}
       {/* A child list's own form; the top level has "New option" above the list (one form per list). */}
       {!top && <AddForm path={paths.list(parentId)} onAdded={changed} label="New child option" />}
       {parentId !== null && items.length > 1 && (
         <details class="child-sort">
           <summary>Sort these child options</summary>
-          <SortForm path={`${paths.list(parentId)}/sort`} onSorted={changed} label="Sort child options" />
+          <SortForm paths={paths} parentId={parentId} listName={listName} testId="sort-submit" onSorted={changed} label="Sort child options" />
         </details>
       )}
     </div>
@@ -155,13 +173,15 @@ export function OptionList({ paths, parentId, depth, maxDepth, canDelete, versio
 interface RowProps {
   item: OptionRecord;
   index: number;
-  count: number;
-  listProps: Omit<ListProps, 'version' | 'onChanged'>;
+  /** The list index of the option shown before / after this one (undefined: none). */
+  prev: number | undefined;
+  next: number | undefined;
+  listProps: Omit<ListProps, 'version' | 'onChanged' | 'listName'>;
   write: (fn: () => Promise<unknown>) => Promise<boolean>;
   move: (from: number, to: number, focusTestId?: string) => void;
 }
 
-function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
+function OptionRow({ item, index, prev, next, listProps, write, move }: RowProps) {
   const { paths, parentId, depth, maxDepth, canDelete } = listProps;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(item.optionvalue);
@@ -294,10 +314,10 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
           <button type="button" class="small icon" data-testid="option-move-first" disabled={index === 0} onClick={() => move(index, 0, 'option-move-first')} aria-label={`Move ${item.optionvalue} to the top`} title="Move to the top">
             ⤒
           </button>
-          <button type="button" class="small icon" data-testid="option-move-up" disabled={index === 0} onClick={() => move(index, index - 1, 'option-move-up')} aria-label={`Move ${item.optionvalue} up`} title="Move up">
+          <button type="button" class="small icon" data-testid="option-move-up" disabled={prev === undefined} onClick={() => prev !== undefined && move(index, prev, 'option-move-up')} aria-label={`Move ${item.optionvalue} up`} title="Move up">
             ↑
           </button>
-          <button type="button" class="small icon" data-testid="option-move-down" disabled={index === count - 1} onClick={() => move(index, index + 1, 'option-move-down')} aria-label={`Move ${item.optionvalue} down`} title="Move down">
+          <button type="button" class="small icon" data-testid="option-move-down" disabled={next === undefined} onClick={() => next !== undefined && move(index, next, 'option-move-down')} aria-label={`Move ${item.optionvalue} down`} title="Move down">
             ↓
           </button>
           {canDelete && (
@@ -312,15 +332,18 @@ function OptionRow({ item, index, count, listProps, write, move }: RowProps) {
           )}
         </span>
       </div>
-      {expanded && <OptionList paths={paths} parentId={item.id} depth={depth + 1} maxDepth={maxDepth} canDelete={canDelete} />}
+      {expanded && (
+        <OptionList paths={paths} parentId={item.id} depth={depth + 1} maxDepth={maxDepth} canDelete={canDelete} listName={`the child options of ${item.optionvalue}`} />
+      )}
     </li>
   );
 }
 
 /** Appends an option; a duplicate (or any refusal) shows the API's message right under the input. */
 function AddForm({ path, onAdded, label, testId = 'option-add-input', submitTestId = 'option-add-submit' }: { path: string; onAdded: () => void; label: string; testId?: string; submitTestId?: string }) {
+  const editor = useEditor();
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string>();
+  const [error, setError] = useEditorError();
   const input = useRef<HTMLInputElement>(null);
 
   const submit = async (e: Event) => {
@@ -329,6 +352,7 @@ function AddForm({ path, onAdded, label, testId = 'option-add-input', submitTest
       await api('POST', path, { optionvalue: value });
       setValue('');
       setError(undefined);
+      editor?.succeeded();
       onAdded();
       input.current?.focus();
     } catch (err) {

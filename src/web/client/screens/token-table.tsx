@@ -2,14 +2,14 @@ import { api, errorText } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
 import { PAT, type TokenRecord } from '../directory.ts';
 import { when } from '../dates.ts';
-import { Notice } from '../ui.tsx';
+import { InfoMessage } from '../ui.tsx';
 
 /**
  * Tokens with their creation, expiry and last use, each with Revoke (asked first): the own tokens' screen and an
  * administrator's view of a user (`owner`). Both revoke through the owner's path, which administrators may use.
  */
 export function TokenTable({ tokens, owner, onChanged, onError }: { tokens: TokenRecord[]; owner: string; onChanged: () => void; onError: (m: string) => void }) {
-  if (tokens.length === 0) return <Notice>{owner} has no access tokens.</Notice>;
+  if (tokens.length === 0) return <InfoMessage>{owner} has no access tokens.</InfoMessage>;
   const hasScopes = tokens.some((t) => t.scope !== undefined);
   const revoke = async (t: TokenRecord) => {
     const ok = await askConfirm({

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
+import { UserGroups } from './user-groups.tsx';
 import { ADMIN_TOKENS, count, USER, USERS, type HostPage, type ListedUser, type TokenRecord, type UserRecord } from '../directory.ts';
 import { go, href } from '../router.ts';
 import type { Me } from '../session.ts';
-import { ErrorMessage, Loading, Notice } from '../ui.tsx';
+import { ErrorMessage, Loading, Notice, WarningMessage } from '../ui.tsx';
 import { UserState } from './users.tsx';
 import { TokenTable } from './token-table.tsx';
 
@@ -93,10 +94,7 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
       )}
       <EditUser key={`${version}`} user={user} self={user.name.toLowerCase() === me.name.toLowerCase()} onSaved={(u) => reload(`Saved. ${u.active ? '' : `${u.name} cannot log in while deactivated.`}`)} onError={setError} />
       <ResetPassword name={user.name} onDone={() => reload(`The password of ${user.name} is changed; its sessions and logins with the old one have ended.`)} onError={setError} />
-      <div class="card">
-        <h2>Groups</h2>
-        <p>{groups.length ? groups.map((g, i) => <span key={g}>{i > 0 && ', '}<a href={href('groups', g)}>{g}</a></span>) : <span class="muted">None.</span>}</p>
-      </div>
+      <UserGroups user={user.name} groups={groups} done={(m) => reload(m)} failed={(e) => (setNotice(undefined), setError(errorText(e)))} />
       <div class="card" data-testid="user-tokens">
         <h2>Access tokens</h2>
         <TokenTable tokens={tokens} owner={user.name} onChanged={() => reload('The token is revoked; it stopped working at once.')} onError={setError} />
@@ -139,7 +137,7 @@ function EditUser({ user, self, onSaved, onError }: { user: UserRecord; self: bo
         <input type="checkbox" data-testid="user-active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         Active (a deactivated user cannot log in by any means, and its sessions end)
       </label>
-      {self && !active && <p class="notice">You are deactivating yourself: you will be signed out.</p>}
+      {self && !active && <WarningMessage>You are deactivating yourself: you will be signed out.</WarningMessage>}
       <div class="form-end">
         <button type="submit" class="primary" data-testid="user-save">
           Save

@@ -4,7 +4,7 @@ import { useDebouncedGet } from '../debounced-get.ts';
 import { USER, USERS, type HostPage, type ListedUser, type UserRecord } from '../directory.ts';
 import { href } from '../router.ts';
 import { Time } from '../time.tsx';
-import { ErrorMessage, FilterField, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, Notice, Pager } from '../ui.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -38,7 +38,7 @@ export function UsersScreen() {
       </div>
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
-      {page && page.total === 0 && <Notice>No user matches.</Notice>}
+      {page && page.total === 0 && <InfoMessage>No user matches.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list" columns={['User', 'Display name', 'E-mail', 'State']} wide="E-mail">

@@ -3,27 +3,17 @@ import { useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { go, href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
-import { ErrorMessage, ListTable, Loading, Notice, Pager } from '../ui.tsx';
+import { ErrorMessage, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
 import { Time } from '../time.tsx';
 import { askConfirm } from '../confirm.tsx';
+import { WebhookForm, WH, type WebhookFields } from './webhook-form.tsx';
+import { eventsWords, eventWords, filterWords, useContextsOf, useFields } from './webhook-words.ts';
 
 // Webhooks (issue 28, docs/webhooks.md): the subscriptions with their status, a form to add one, and per
 // subscription its delivery history with the redeliver and test buttons. Administrators only: the API answers
 // anyone else 403, and the screen shows that answer.
-const WH = '/rest/webhooks/1.0/webhook';
-const EVENTS = [
-  'option_created', 'option_renamed', 'option_disabled', 'option_enabled', 'option_moved', 'options_sorted',
-  'option_deleted', 'default_changed', 'grants_changed', 'context_changed', 'job_finished',
-] as const;
-
-interface Webhook {
-  id: number;
-  name: string;
-  url: string;
-  events: string[];
-  filters: { customFieldId: number | null; contextId: number | null };
+interface Webhook extends WebhookFields {
   hasSecret: boolean;
-  enabled: boolean;
   status: 'ok' | 'failing';
 }
 interface Delivery {
@@ -79,9 +69,9 @@ function WebhookList() {
       <p class="muted">Other systems are told of every option, default, grant and context change, signed and in order.</p>
       <ErrorMessage error={error} />
       {!hooks && !error && <Loading />}
-      {hooks && hooks.length === 0 && <Notice>No subscription yet.</Notice>}
+      {hooks && hooks.length === 0 && <InfoMessage>No subscription yet.</InfoMessage>}
       {hooks && hooks.length > 0 && (
-        <ListTable class="list stack" columns={['Name', 'URL', 'Events', 'Status']}>
+        <ListTable class="list stack" columns={['Name', 'URL', 'Field', 'Events', 'Status']}>
           {hooks.map((h) => (
             <tr key={h.id} data-testid="webhook-row" data-webhook-id={h.id}>
               <Cell label="Name">
@@ -90,7 +80,10 @@ function WebhookList() {
               <Cell label="URL">
                 <code>{h.url}</code>
               </Cell>
-              <Cell label="Events">{h.events.length === EVENTS.length ? 'all' : h.events.join(', ')}</Cell>
+              <Cell label="Field" testId="webhook-row-field">
+                <FilterName hook={h} />
+              </Cell>
+              <Cell label="Events">{eventsWords(h.events)}</Cell>
               <Cell label="Status">
                 <Status hook={h} />
               </Cell>
@@ -98,64 +91,8 @@ function WebhookList() {
           ))}
         </ListTable>
       )}
-      {hooks && <NewWebhook onCreated={() => setVersion((v) => v + 1)} />}
+      {hooks && <WebhookForm onSaved={() => setVersion((v) => v + 1)} />}
     </>
-  );
-}
-
-function NewWebhook({ onCreated }: { onCreated: () => void }) {
-  const [name, setName] = useState('');
-  const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState('');
-  const [field, setField] = useState('');
-  const [events, setEvents] = useState<string[]>([...EVENTS]);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const filters = field.trim() === '' ? undefined : { customFieldId: field.trim() };
-      await api('POST', WH, { name, url, events, filters, secret: secret === '' ? undefined : secret });
-      setName('');
-      setUrl('');
-      setSecret('');
-      setError(undefined);
-      onCreated();
-    } catch (err) {
-      setError(errorText(err));
-    }
-    setBusy(false);
-  };
-  const toggle = (ev: string) => setEvents((list) => (list.includes(ev) ? list.filter((x) => x !== ev) : [...list, ev]));
-  return (
-    <form class="card" onSubmit={(e) => void submit(e)} data-testid="webhook-form">
-      <h2>Add a subscription</h2>
-      <label>
-        Name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} data-testid="webhook-name" />
-      </label>
-      <label>
-        URL (on the server's webhook allowlist) <input required type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} data-testid="webhook-url" />
-      </label>
-      <label>
-        Secret (signs each delivery; never shown again) <input type="password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} autoComplete="new-password" />
-      </label>
-      <label>
-        Only the field (optional) <input value={field} placeholder="customfield_10000" onInput={(e) => setField(e.currentTarget.value)} />
-      </label>
-      <fieldset>
-        <legend>Events</legend>
-        {EVENTS.map((ev) => (
-          <label key={ev} class="inline">
-            <input type="checkbox" checked={events.includes(ev)} onChange={() => toggle(ev)} /> {ev}
-          </label>
-        ))}
-      </fieldset>
-      <ErrorMessage error={error} />
-      <button type="submit" disabled={busy || events.length === 0} data-testid="webhook-create">
-        Add
-      </button>
-    </form>
   );
 }
 
@@ -166,6 +103,7 @@ function WebhookDetail({ id }: { id: string }) {
   const [startAt, setStartAt] = useState(0);
   const [notice, setNotice] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
   const { data: hook, error: hookError } = useDebouncedGet<Webhook>(`${WH}/${id}`, version);
   const { data: page, error, setError } = useDebouncedGet<Page<Delivery>>(`${WH}/${id}/deliveries${qs({ startAt, maxResults: PAGE })}`, version);
   const act = async (what: string, fn: () => Promise<string>) => {
@@ -198,6 +136,14 @@ function WebhookDetail({ id }: { id: string }) {
 
   if (hookError) return <ErrorMessage error={hookError} />;
   if (!hook) return <Loading />;
+  if (editing)
+    return (
+      <WebhookForm
+        initial={hook}
+        onCancel={() => setEditing(false)}
+        onSaved={() => (setEditing(false), setNotice('Saved. The delivery history is kept.'), setVersion((v) => v + 1))}
+      />
+    );
   return (
     <>
       <p>
@@ -207,11 +153,23 @@ function WebhookDetail({ id }: { id: string }) {
         <h2 data-testid="webhook-title">
           {hook.name} <Status hook={hook} />
         </h2>
-        <p>
-          <code>{hook.url}</code> · {hook.hasSecret ? 'signed' : 'not signed'} · {hook.events.join(', ')}
-        </p>
+        <dl class="facts">
+          <dt>URL</dt>
+          <dd>
+            <code>{hook.url}</code> ({hook.hasSecret ? 'signed' : 'not signed'})
+          </dd>
+          <dt>Field</dt>
+          <dd data-testid="webhook-detail-field">
+            <FilterName hook={hook} />
+          </dd>
+          <dt>Events</dt>
+          <dd data-testid="webhook-detail-events">{eventsWords(hook.events)}</dd>
+        </dl>
         {hook.status === 'failing' && <ErrorMessage error="A delivery was retried for the whole retry period and given up. Check the receiver, then redeliver what it missed." />}
         <div class="toolbar">
+          <button type="button" disabled={busy} onClick={() => setEditing(true)} data-testid="webhook-edit">
+            Edit
+          </button>
           <button type="button" disabled={busy} onClick={() => void test()} data-testid="webhook-test">
             Send a test event
           </button>
@@ -234,14 +192,14 @@ function WebhookDetail({ id }: { id: string }) {
       <h2>Deliveries</h2>
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
-      {page && page.total === 0 && <Notice>Nothing delivered yet.</Notice>}
+      {page && page.total === 0 && <InfoMessage>Nothing delivered yet.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
           <ListTable class="list stack" columns={['Event', 'Status', 'Attempts', 'Last attempt', 'Answer', 'Duration', '']}>
             {page.values.map((d) => (
               <tr key={d.id} data-testid="delivery-row" data-status={d.status}>
                 <Cell label="Event">
-                  {d.webhookEvent}
+                  <span title={d.webhookEvent}>{eventWords(d.webhookEvent)}</span>
                   {d.eventLogId !== null && <span class="muted small-text"> · entry {d.eventLogId}</span>}
                 </Cell>
                 <Cell label="Status">
@@ -274,4 +232,11 @@ function WebhookDetail({ id }: { id: string }) {
       )}
     </>
   );
+}
+
+/** The field filter of one subscription by name, with its context's name. */
+function FilterName({ hook }: { hook: Webhook }) {
+  const fields = useFields();
+  const contexts = useContextsOf(hook.filters.customFieldId);
+  return <>{filterWords(hook.filters, fields, contexts)}</>;
 }

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { hasChromium, openPage, signInThroughForm, textOf, unexpected, useAppAndBrowser, type WebApp } from '../helpers/browser.ts';
+import { seriousViolations } from '../helpers/axe.ts';
+
+const FE = '/rest/trackercustomfieldeditorplugin/1';
+
+/** Issue 42, item 3: the menu at both widths, the grant that asks first, notices told apart, the live theme. */
+describe.skipIf(!hasChromium)('navigation and notices', () => {
+  let app: WebApp, browser: Browser;
+  useAppAndBrowser({}, (s) => ({ app, browser } = s));
+
+  it('keeps an administrator’s menu on one row at 1280 px, with one Fields entry for the field screens', async () => {
+    const { page, context, problems } = await openPage(browser);
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret');
+    const tops = await page.locator('nav[aria-label="Main"] a').evaluateAll((links) => links.map((a) => a.getBoundingClientRect().top));
+    expect(tops.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(tops).size).toBe(1);
+    expect(await page.getByTestId('nav-menu').isVisible()).toBe(false);
+    const labels = await page.locator('nav[aria-label="Main"] a').allTextContents();
+    expect(labels.filter((l) => l === 'Fields')).toHaveLength(1);
+    expect(labels).not.toContain('Administration');
+    // The home is the one field screen: who may edit, the delete setting, the way to each field's administration.
+    await page.getByTestId('setting-only-admins-delete').waitFor();
+    await page.goto(`${app.url}/#/admin/10000`);
+    expect(await page.getByTestId('nav-admin-home').getAttribute('aria-current')).toBe('page');
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it('folds the menu behind a button at 390 px that opens it, and closes it once an entry is chosen', async () => {
+    const { page, context } = await openPage(browser, { width: 390, height: 844 });
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret');
+    expect(await page.getByTestId('nav-users').isVisible()).toBe(false);
+    expect(await page.getByTestId('nav-menu').getAttribute('aria-expanded')).toBe('false');
+    await page.getByTestId('nav-menu').click();
+    expect(await page.getByTestId('nav-menu').getAttribute('aria-expanded')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId('nav-users').click();
+    await page.getByTestId('user-row').first().waitFor();
+    expect(await page.getByTestId('nav-users').isVisible()).toBe(false);
+    // No table scrolls sideways, and the page does not either.
+    const overflow = await page.evaluate(() => [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > t.clientWidth + 1).length);
+    expect(overflow).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+
+  it('brings the first option row onto the first screen at 390 px', async () => {
+    const { page, context } = await openPage(browser, { width: 390, height: 844 });
+    await signInThroughForm(page, app.url, 'alice', 'alice', '#/fields/10000/default');
+    const row = page.getByTestId('option-row').first();
+    await row.waitFor();
+    const box = await row.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(844);
+    await context.close();
+  });
+
+  it('says what “Grant me and open editor” grants before it does; Cancel grants nothing', async () => {
+    const { page, context, problems } = await openPage(browser);
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret');
+    const row = page.locator('[data-testid="admin-home-field"][data-field-id="10000"]');
+    const button = row.getByTestId('admin-home-open-editor');
+    expect(await textOf(button)).toBe('Grant me and open editor');
+    await button.click();
+    const dialog = await textOf(page.getByRole('dialog'));
+    expect(dialog).toContain('Grant yourself Demo Single Select?');
+    expect(dialog).toContain('lasting grant on every context');
+    await page.getByTestId('confirm-cancel').click();
+    const grants = async () => (await app.http.get(`${FE}/admin/customfields/10000`).set('Authorization', app.adminAuth).expect(200)).body.userlist as string[];
+    expect(await grants()).not.toContain('admin');
+    await button.click();
+    await page.getByTestId('confirm').click();
+    await page.getByTestId('option-row').first().waitFor();
+    expect(await grants()).toContain('admin');
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it('adds a user to a group with suggestions and removes it again, checked over REST', async () => {
+    await app.http.post('/rest/api/2/group').set('Authorization', app.adminAuth).send({ name: 'support-team' }).expect(201);
+    const groupsOf = async () =>
+      ((await app.http.get('/rest/api/2/user?username=alice&expand=groups').set('Authorization', app.adminAuth).expect(200)).body.groups.items as { name: string }[]).map((g) => g.name);
+    const { page, context, problems } = await openPage(browser);
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret', '#/users/alice');
+    await page.getByTestId('user-group-name').fill('support');
+    await page.waitForFunction(() => [...document.querySelectorAll('#user-group-suggestions option')].some((o) => (o as HTMLOptionElement).value === 'support-team'));
+    await page.getByTestId('user-group-name').fill('support-team');
+    await page.getByTestId('user-group-add').click();
+    expect(await textOf(page.getByTestId('success-message'))).toContain('alice is now a member of support-team.');
+    expect(await groupsOf()).toContain('support-team');
+    await page.getByTestId('user-group').filter({ hasText: 'support-team' }).getByTestId('user-group-remove').click();
+    expect(await textOf(page.getByRole('dialog'))).toContain('Remove alice from support-team?');
+    await page.getByTestId('confirm').click();
+    await page.getByText('alice is no longer a member of support-team.').waitFor();
+    expect(await groupsOf()).not.toContain('support-team');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('tells success, information, warning and error apart, and follows a system theme change without a reload', async () => {
+    const { page, context } = await openPage(browser);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret', '#/groups');
+    await page.getByTestId('group-row').first().waitFor();
+    await page.getByLabel('Filter').fill('no such group at all');
+    await page.locator('p.info').waitFor();
+    const look = (sel: string) => page.locator(sel).first().evaluate((e) => { const s = getComputedStyle(e); return `${s.backgroundColor}|${s.borderLeftColor}`; });
+    const info = await look('p.info');
+    await page.getByLabel('Filter').fill('');
+    await page.getByTestId('group-create-name').fill('navtest');
+    await page.getByTestId('group-create-submit').click();
+    const success = await look('[data-testid="success-message"]');
+    await page.getByTestId('group-create-name').fill('navtest');
+    await page.getByTestId('group-create-submit').click();
+    const error = await look('[data-testid="error-message"]');
+    expect(new Set([info, success, error]).size).toBe(3);
+
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await context.close();
+  });
+});
