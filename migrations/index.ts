@@ -16,6 +16,7 @@ import * as m20261127070000 from './20261127070000_webhooks.ts';
 import * as m20261127100000 from './20261127100000_migration_id_map.ts';
 import * as m20261127101000 from './20261127101000_content_ids_64bit.ts';
 import * as m20261127102000 from './20261127102000_space_home_page.ts';
+import * as m20261128210000 from './20261128210000_webhooks_served_at.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -39,4 +40,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261127100000_migration_id_map': m20261127100000,
   '20261127101000_content_ids_64bit': m20261127101000,
   '20261127102000_space_home_page': m20261127102000,
+  '20261128210000_webhooks_served_at': m20261128210000,
 };
