@@ -251,6 +251,21 @@ export type Config = Readonly<{
 
 export class ConfigError extends StartupError {}
 
+/** Listen addresses only this machine can reach. */
+export const isLoopbackHost = (host: string): boolean => {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+};
+
+/**
+ * Why the server must not listen with this configuration, or undefined (issue 44): beyond loopback without
+ * ADMIN_PASSWORD the first administrator would be `admin`/`admin` for anyone on the network.
+ */
+export function listenRefusal(config: Pick<Config, 'host' | 'adminPassword'>): string | undefined {
+  if (isLoopbackHost(config.host) || config.adminPassword) return undefined;
+  return `HOST=${config.host} listens beyond this machine, but ADMIN_PASSWORD is not set: set ADMIN_PASSWORD (the first administrator's password), or listen on 127.0.0.1`;
+}
+
 /** A comma-separated list, entries trimmed, empty ones dropped. */
 const listOf = (v: string) =>
   v
@@ -288,7 +303,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD === '' ? undefined : e.ADMIN_PASSWORD,
-    demo: e.DEMO ?? !e.DATABASE_URL,
+    // Demo users (alice/alice …) only by default on a loopback address: never offered to a network unasked.
+    demo: e.DEMO ?? (!e.DATABASE_URL && isLoopbackHost(e.HOST)),
     codeblocksCompat: e.CODEBLOCKS_COMPAT,
     codeblockMaxBytes: e.CODEBLOCK_MAX_MB * 1024 * 1024,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
