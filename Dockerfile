@@ -18,7 +18,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/app/data
+# No demo data in the image, and (HOST beyond loopback) no start without ADMIN_PASSWORD: see docs/security.md.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/app/data DEMO=0
 # scrypt needs 16 MB per hash on each libuv thread; two malloc arenas keep that from staying in RSS per thread.
 ENV MALLOC_ARENA_MAX=2
 # Large malloc blocks (compilers, compression) go back to the system when freed instead of staying in the heap.

@@ -3,6 +3,9 @@ import { StartupError } from './platform/startup-error.ts';
 import { DEFAULT_DATA_DIR } from './platform/db/embedded-data-dir.ts';
 import { parseTrustEntry } from './platform/http/client-address.ts';
 
+/** The shortest password a person may choose by default (PASSWORD_MIN_LENGTH; directory/password-policy.ts). */
+export const DEFAULT_PASSWORD_MIN_LENGTH = 12;
+
 /**
  * The whole configuration, read once from the environment (a `.env` file may hold it; see main.ts).
  * A bad value stops start-up with one line naming the variable, never a half-configured server.
@@ -119,6 +122,8 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   DEMO: flag('DEMO'),
   CODEBLOCKS_COMPAT: z.enum(['5', '4', '3.4']).default('5'),
+  CODEBLOCK_MAX_MB: intFrom('CODEBLOCK_MAX_MB', 10, 1, 1024),
+  PASSWORD_MIN_LENGTH: intFrom('PASSWORD_MIN_LENGTH', DEFAULT_PASSWORD_MIN_LENGTH, 1, 1024),
   MAX_AUTH_ATTEMPTS: intFrom('MAX_AUTH_ATTEMPTS', 3, 1, 1_000_000_000),
   LOCKOUT_MINUTES: intFrom('LOCKOUT_MINUTES', 15, 0, 525_600),
   LOGIN_FAILURES_PER_ADDRESS: countPerMinutes('LOGIN_FAILURES_PER_ADDRESS', '30:10'),
@@ -182,6 +187,10 @@ export type Config = Readonly<{
   adminPassword: string | undefined;
   demo: boolean;
   codeblocksCompat: '5' | '4' | '3.4';
+  /** The largest rendered code block a download answers (CODEBLOCK_MAX_MB, in bytes); beyond it a 500 MACRO_BODY_PROCESSING. */
+  codeblockMaxBytes: number;
+  /** Shortest password a person may choose, not counting the user name in it (directory/password-policy.ts). */
+  passwordMinLength: number;
   maxAuthAttempts: number;
   /** 0: a locked account stays locked until an administrator resets it. */
   lockoutMinutes: number;
@@ -256,6 +265,21 @@ export type Config = Readonly<{
 
 export class ConfigError extends StartupError {}
 
+/** Listen addresses only this machine can reach. */
+export const isLoopbackHost = (host: string): boolean => {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+};
+
+/**
+ * Why the server must not listen with this configuration, or undefined (issue 44): beyond loopback without
+ * ADMIN_PASSWORD the first administrator would be `admin`/`admin` for anyone on the network.
+ */
+export function listenRefusal(config: Pick<Config, 'host' | 'adminPassword'>): string | undefined {
+  if (isLoopbackHost(config.host) || config.adminPassword) return undefined;
+  return `HOST=${config.host} listens beyond this machine, but ADMIN_PASSWORD is not set: set ADMIN_PASSWORD (the first administrator's password), or listen on 127.0.0.1`;
+}
+
 /** A comma-separated list, entries trimmed, empty ones dropped. */
 const listOf = (v: string) =>
   v
@@ -293,8 +317,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD === '' ? undefined : e.ADMIN_PASSWORD,
-    demo: e.DEMO ?? !e.DATABASE_URL,
+    // Demo users (alice/alice …) only by default on a loopback address: never offered to a network unasked.
+    demo: e.DEMO ?? (!e.DATABASE_URL && isLoopbackHost(e.HOST)),
     codeblocksCompat: e.CODEBLOCKS_COMPAT,
+    codeblockMaxBytes: e.CODEBLOCK_MAX_MB * 1024 * 1024,
+    passwordMinLength: e.PASSWORD_MIN_LENGTH,
     maxAuthAttempts: e.MAX_AUTH_ATTEMPTS,
     lockoutMinutes: e.LOCKOUT_MINUTES,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS && Object.freeze({ failures: e.LOGIN_FAILURES_PER_ADDRESS.count, minutes: e.LOGIN_FAILURES_PER_ADDRESS.minutes }),

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.ts';
+import { listenRefusal, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open-database.ts';
 import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
 import { StartupError } from './platform/startup-error.ts';
@@ -36,6 +36,8 @@ export async function startServer(
   log: Logger = createLogger(config.logLevel),
   embedded?: Promise<EmbeddedDatabase>,
 ): Promise<RunningServer> {
+  const refused = listenRefusal(config);
+  if (refused) throw new StartupError(refused);
   const db = await openDatabase(config, log, { embedded });
   let services: AppServices;
   let boot: BootstrapResult;

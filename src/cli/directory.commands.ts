@@ -4,6 +4,7 @@ import { openDatabase, type OpenOptions } from '../platform/db/open-database.ts'
 import { migrateIfBehind } from '../platform/db/knex.ts';
 import { PasswordHasher } from '../platform/auth/password-hasher.ts';
 import { DirectoryService } from '../directory/directory.service.ts';
+import { PasswordPolicy } from '../directory/password-policy.ts';
 import { TokensService } from '../directory/tokens.service.ts';
 import { runUserCommand } from './user-commands.ts';
 import type { UserCommand } from './user-command.ts';
@@ -33,7 +34,7 @@ export async function runOnDirectory(
   const db = await openDatabase(config, log, { listenForChanges: 'on-publish', embedded });
   try {
     await migrateIfBehind(db);
-    const directory = new DirectoryService(db.knex, hasher, db.changes);
+    const directory = new DirectoryService(db.knex, hasher, db.changes, undefined, new PasswordPolicy(config.passwordMinLength));
     const tokens = new TokensService(db.knex, db.changes);
     process.stdout.write(await runUserCommand({ directory, tokens }, cmd));
   } finally {

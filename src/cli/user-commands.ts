@@ -34,6 +34,7 @@ export async function runUserCommand(services: UserCommandServices, cmd: UserCom
         displayName: cmd.displayName,
         emailAddress: cmd.email,
       });
+      directory.passwordPolicy.check(input.name, input.password);
       const groups = [
         ...(cmd.admin || cmd.sysadmin ? [BUILTIN_GROUPS.administrators] : []),
         ...(cmd.sysadmin ? [BUILTIN_GROUPS.systemAdministrators] : []),
@@ -41,10 +42,13 @@ export async function runUserCommand(services: UserCommandServices, cmd: UserCom
       const user = await directory.createUser({ ...input, groups });
       return `created user ${user.name} (groups: ${user.groups.join(', ')})\n`;
     }
-    case 'user passwd':
-      await directory.setPassword(cmd.name, parseWith(passwordSchema, cmd.password, 'password'));
+    case 'user passwd': {
+      const password = parseWith(passwordSchema, cmd.password, 'password');
+      directory.passwordPolicy.check(cmd.name, password);
+      await directory.setPassword(cmd.name, password);
       await directory.resetLockout(cmd.name);
       return `password of ${cmd.name} changed\n`;
+    }
     case 'user unlock':
       await directory.getUser(cmd.name);
       await directory.resetLockout(cmd.name);

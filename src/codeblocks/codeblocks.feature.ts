@@ -29,6 +29,7 @@ function createCodeblocksService({ config, db, log }: FeatureContext): Codeblock
     decideView: cachedDecideView(decideView, db.changes),
     codeboxes: cachedCodeboxes(new CodeboxRepository(db.knex), db.changes),
     blockTexts: blockTextCache(db.changes, 'codeblocks_block_texts'),
+    maxBlockBytes: config.codeblockMaxBytes,
     remote: new CoalescingTemplateSource(new RemoteTemplateFetcher({ allowlist })),
   });
 }

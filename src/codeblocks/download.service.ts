@@ -7,7 +7,7 @@ import { CachedBody } from '../platform/http/cached-body.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
 import { asciiOnly } from './codebox/ascii-only.ts';
 import { encodeBlockKey } from './codebox/block-key.ts';
-import { RAW_KEY, RAW_NAME, substitute, type RemoteSource } from './codebox/codebox.ts';
+import { BlockTooLarge, RAW_KEY, RAW_NAME, substituteBounded, type RemoteSource } from './codebox/codebox.ts';
 import { CodeboxError } from './codebox/codebox-errors.ts';
 import type { BoxForDownload, CodeboxReader } from './codebox.repository.ts';
 import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download.errors.ts';
@@ -45,7 +45,12 @@ export interface CodeblocksDeps {
   codeboxes: CodeboxReader;
   remote: TemplateSource;
   blockTexts?: BlockTextCache;
+  /** The largest block a download renders (CODEBLOCK_MAX_MB); beyond it the API's 500 MACRO_BODY_PROCESSING. */
+  maxBlockBytes?: number;
 }
+
+/** The default of CODEBLOCK_MAX_MB: far above any real block, far below what a repeated variable can expand to. */
+export const DEFAULT_MAX_BLOCK_BYTES = 10 * 1024 * 1024;
 
 const blockTextKey = (user: AuthUser, p: DownloadParams) =>
   `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}\u0000${p.asciiOnly ? 'a' : ''}`;
@@ -91,7 +96,7 @@ export class CodeblocksService {
       throw invalidParameter(`the code box has no section named "${p.section}"`);
     }
     const template = await this.templateOf(found);
-    const text = isRaw || found.section === undefined ? template : substitute(template, new Map(Object.entries(found.section.values)));
+    const text = isRaw || found.section === undefined ? template : this.render(template, found.section.values);
     const body = new CachedBody(p.asciiOnly ? asciiOnly(text) : text);
     // Remote templates are fetched every time (an edit of the remote file shows at once).
     if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(blockTextKey(user, p), body, since);
@@ -110,6 +115,17 @@ export class CodeblocksService {
     const blocks = found.sectionNames.filter((n) => n !== RAW_NAME).map((name) => ({ name, key: encodeBlockKey(name) }));
     blocks.push({ name: RAW_NAME, key: RAW_KEY });
     return { content, macroId: p.macroId, blocks };
+  }
+
+  /** The section's block, refused (and stopped) once it passes the maximum size. */
+  private render(template: string, values: Readonly<Record<string, string>>): string {
+    const max = this.deps.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES;
+    try {
+      return substituteBounded(template, new Map(Object.entries(values)), max);
+    } catch (err) {
+      if (err instanceof BlockTooLarge) throw codeblocksError('MACRO_BODY_PROCESSING', err.message);
+      throw err;
+    }
   }
 
   private assertViewable(decision: ViewDecision, contentId: number): ViewableContent {

@@ -50,7 +50,8 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     method: 'post', path: '/rest/api/2/user', tag: TAG, access: 'admin', summary: 'Create a user', body: s.createUserBody, responses: { 201: json(user, 'The new user') }, errors: [400],
     handle: async (req, res, { directory, baseUrl }) => {
       const body = parseWith(s.createUserBody, req.body, 'body');
-      res.status(201).json(presentUser(baseUrl, await directory.createUser(body, currentUser(req).name)));
+      directory.passwordPolicy.check(body.name, body.password);
+      res.status(201).json(presentUser(baseUrl, await directory.createUser(body, currentUser(req))));
     },
   },
   {
@@ -66,7 +67,8 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
       const { password } = parseWith(s.passwordBody, req.body, 'body');
-      await directory.setPassword(username, password, currentUser(req).name);
+      directory.passwordPolicy.check(username, password);
+      await directory.setPassword(username, password, currentUser(req));
       res.status(204).end();
     },
   },
@@ -75,7 +77,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     query: s.usernameQuery, responses: { 204: empty('Deleted') }, errors: [400, 404],
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
-      await directory.deleteUser(username, currentUser(req).name);
+      await directory.deleteUser(username, currentUser(req));
       res.status(204).end();
     },
   },
@@ -111,7 +113,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     handle: async (req, res, { directory, baseUrl }) => {
       const { groupname } = parseWith(s.groupnameQuery, req.query);
       const { name } = parseWith(s.memberBody, req.body, 'body');
-      const joined = await directory.addMember(groupname, name, currentUser(req).name);
+      const joined = await directory.addMember(groupname, name, currentUser(req));
       res.status(201).json(presentGroup(baseUrl, joined.name));
     },
   },
@@ -120,7 +122,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
     responses: { 200: empty('Removed') }, errors: [400, 404],
     handle: async (req, res, { directory }) => {
       const q = parseWith(s.memberQuery, req.query);
-      await directory.removeMember(q.groupname, q.username, currentUser(req).name);
+      await directory.removeMember(q.groupname, q.username, currentUser(req));
       res.status(200).end();
     },
   },

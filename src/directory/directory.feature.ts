@@ -11,6 +11,7 @@ import { adminTokenEndpoints, userTokenEndpoints } from './tokens.endpoints.ts';
 import { DirectoryHooks } from './directory-hooks.ts';
 import { DirectoryPages } from './directory-pages.service.ts';
 import { OwnPasswordService } from './own-password.service.ts';
+import { PasswordPolicy } from './password-policy.ts';
 import { HOST_API, HOST_API_ALIASES } from './host-api.paths.ts';
 
 export interface DirectoryServices {
@@ -21,7 +22,7 @@ export interface DirectoryServices {
 export function createDirectoryFeature({ db, hasher, config, authenticator }: FeatureContext): Feature<DirectoryServices> {
   // One set of hooks for users, groups and tokens: the audit trail and the deletions' work of other features.
   const hooks = new DirectoryHooks();
-  const services = { directory: new DirectoryService(db.knex, hasher, db.changes, hooks), tokens: new TokensService(db.knex, db.changes, hooks) };
+  const services = { directory: new DirectoryService(db.knex, hasher, db.changes, hooks, new PasswordPolicy(config.passwordMinLength)), tokens: new TokensService(db.knex, db.changes, hooks) };
   const { baseUrl } = config;
   const deps = {
     directory: services.directory,

@@ -5,8 +5,10 @@ import { DIRECTORY_TOPIC } from '../platform/auth/auth-cache.ts';
 import { usersRepository as users, type UserRow } from './users.repository.ts';
 import { groupsRepository as groups, BUILTIN_GROUPS, type GroupRow } from './groups.repository.ts';
 import { DirectoryHooks } from './directory-hooks.ts';
+import { PasswordPolicy } from './password-policy.ts';
 import { clearFailures } from './auth-failures.repository.ts';
 import { SYSTEM_ACTOR, userRecord } from './directory-audit.ts';
+import { actorName, assertMayChangeMembership, assertMayManageUser, type Actor } from './system-admin-guard.ts';
 import {
   builtinGroup,
   groupExists,
@@ -35,6 +37,8 @@ export class DirectoryService {
     private readonly changes: ChangeFeed,
     /** Work of other features inside user and group deletions (directory-hooks.ts). */
     readonly hooks = new DirectoryHooks(),
+    /** Checked by the callers that take a password a person chose (REST, the command line), not by this service. */
+    readonly passwordPolicy = new PasswordPolicy(),
   ) {}
 
   private async announce(...more: string[]): Promise<void> {
@@ -60,7 +64,7 @@ export class DirectoryService {
   /** Creates a user in the `users` group, plus any extra groups (which must exist). */
   async createUser(
     input: { name: string; password: string; displayName?: string; emailAddress?: string; groups?: string[] },
-    actor = SYSTEM_ACTOR,
+    actor: Actor = SYSTEM_ACTOR,
   ): Promise<UserWithGroups> {
     const passwordHash = await this.hasher.hash(input.password);
     return this.knex.transaction(async (trx) => {
@@ -77,9 +81,10 @@ export class DirectoryService {
       const found = await groups.findByNames(trx, wanted);
       const missing = wanted.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
       if (missing.length > 0) throw unknownGroups(missing);
+      for (const g of found) await assertMayChangeMembership(trx, actor, g.name);
       for (const g of found) await groups.addMember(trx, g.id, row.id);
       const created = { ...row, groups: found.map((g) => g.name).sort() };
-      await this.hooks.changed(trx, { actor, kind: 'user.created', target: { type: 'user', name: row.name }, before: null, after: { ...userRecord(row), groups: created.groups } });
+      await this.hooks.changed(trx, { actor: actorName(actor), kind: 'user.created', target: { type: 'user', name: row.name }, before: null, after: { ...userRecord(row), groups: created.groups } });
       return created;
     });
   }
@@ -88,13 +93,14 @@ export class DirectoryService {
    * Sets a password (an administrator's reset, or `self`: the user's own change after its current password was
    * checked). Every session and cached login with the old one ends; the audit entry names no password.
    */
-  async setPassword(name: string, password: string, actor = SYSTEM_ACTOR, self = false): Promise<void> {
+  async setPassword(name: string, password: string, actor: Actor = SYSTEM_ACTOR, self = false): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
     await this.knex.transaction(async (trx) => {
       const user = await users.lockByName(trx, name);
       if (!user) throw userNotFound();
+      await assertMayManageUser(trx, actor, user.id);
       await users.setPassword(trx, user.id, passwordHash);
-      await this.hooks.changed(trx, { actor, kind: self ? 'user.password_changed' : 'user.password_set', target: { type: 'user', name: user.name } });
+      await this.hooks.changed(trx, { actor: actorName(actor), kind: self ? 'user.password_changed' : 'user.password_set', target: { type: 'user', name: user.name } });
     });
     await this.announce();
   }
@@ -103,10 +109,11 @@ export class DirectoryService {
    * Changes display name, e-mail address and active flag. A deactivated user cannot log in by any credential
    * and its sessions end (the hook, in this transaction); the last active system administrator stays active.
    */
-  async updateUser(name: string, patch: { displayName?: string; emailAddress?: string; active?: boolean }, actor = SYSTEM_ACTOR): Promise<UserWithGroups> {
+  async updateUser(name: string, patch: { displayName?: string; emailAddress?: string; active?: boolean }, actor: Actor = SYSTEM_ACTOR): Promise<UserWithGroups> {
     const updated = await this.knex.transaction(async (trx) => {
       const user = await users.lockByName(trx, name);
       if (!user) throw userNotFound();
+      await assertMayManageUser(trx, actor, user.id);
       const deactivating = patch.active === false && user.active;
       if (deactivating) await this.assertNotLastSystemAdmin(trx, user.id, true);
       const row = await users.update(trx, user.id, { displayName: patch.displayName, email: patch.emailAddress, active: patch.active });
@@ -115,9 +122,9 @@ export class DirectoryService {
       const changed = (Object.keys(after) as (keyof typeof after)[]).filter((k) => before[k] !== after[k]);
       if (changed.length > 0) {
         const pick = (r: typeof before) => Object.fromEntries(changed.map((k) => [k, r[k]]));
-        await this.hooks.changed(trx, { actor, kind: 'user.updated', target: { type: 'user', name: user.name }, before: pick(before), after: pick(after) });
+        await this.hooks.changed(trx, { actor: actorName(actor), kind: 'user.updated', target: { type: 'user', name: user.name }, before: pick(before), after: pick(after) });
       }
-      if (deactivating) await this.hooks.userDeactivated(trx, { id: user.id, name: user.name, actor });
+      if (deactivating) await this.hooks.userDeactivated(trx, { id: user.id, name: user.name, actor: actorName(actor) });
       return row;
     });
     await this.announce();
@@ -125,13 +132,14 @@ export class DirectoryService {
   }
 
   /** Deletes a user with its memberships and tokens; the deletion hooks run in its transaction (the field editor drops grants). */
-  async deleteUser(name: string, actor = SYSTEM_ACTOR): Promise<void> {
+  async deleteUser(name: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const user = await users.findByName(trx, name);
       if (!user) throw userNotFound();
+      await assertMayManageUser(trx, actor, user.id);
       await this.assertNotLastSystemAdmin(trx, user.id);
       await users.delete(trx, user.id);
-      await this.hooks.userDeleted(trx, { id: user.id, name: user.name, actor });
+      await this.hooks.userDeleted(trx, { id: user.id, name: user.name, actor: actorName(actor) });
     });
     await this.announce(...this.hooks.announcedTopics);
   }
@@ -179,14 +187,15 @@ export class DirectoryService {
     await this.announce(...this.hooks.announcedTopics);
   }
 
-  async addMember(groupName: string, userName: string, actor = SYSTEM_ACTOR): Promise<GroupRow> {
+  async addMember(groupName: string, userName: string, actor: Actor = SYSTEM_ACTOR): Promise<GroupRow> {
     const group = await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, groupName);
       if (!group) throw groupNotFound();
       const user = await users.findByName(trx, userName);
       if (!user) throw userNotFound();
+      await assertMayChangeMembership(trx, actor, group.name);
       if (await groups.addMember(trx, group.id, user.id)) {
-        await this.hooks.changed(trx, { actor, kind: 'group.member_added', target: { type: 'group', name: group.name }, after: { user: user.name } });
+        await this.hooks.changed(trx, { actor: actorName(actor), kind: 'group.member_added', target: { type: 'group', name: group.name }, after: { user: user.name } });
       }
       return group;
     });
@@ -194,17 +203,18 @@ export class DirectoryService {
     return group;
   }
 
-  async removeMember(groupName: string, userName: string, actor = SYSTEM_ACTOR): Promise<void> {
+  async removeMember(groupName: string, userName: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const group = await groups.findByName(trx, groupName);
       if (!group) throw groupNotFound();
       const user = await users.findByName(trx, userName);
       if (!user) throw userNotFound();
+      await assertMayChangeMembership(trx, actor, group.name);
       if (group.name === BUILTIN_GROUPS.systemAdministrators) await this.assertNotLastSystemAdmin(trx, user.id);
       if (!(await groups.removeMember(trx, group.id, user.id))) {
         throw notAMember();
       }
-      await this.hooks.changed(trx, { actor, kind: 'group.member_removed', target: { type: 'group', name: group.name }, before: { user: user.name } });
+      await this.hooks.changed(trx, { actor: actorName(actor), kind: 'group.member_removed', target: { type: 'group', name: group.name }, before: { user: user.name } });
     });
     await this.announce();
   }

@@ -47,6 +47,22 @@ export const groupsRepository = {
     return rows.map((r) => r.user_id);
   },
 
+  /**
+   * Locks the `system-administrators` row (system-admin-guard.ts): `update` as NO KEY UPDATE, which the foreign-key
+   * checks of new membership rows do not wait for; `share` for a change that only depends on the membership.
+   */
+  async lockSystemAdministrators(q: Knex, mode: 'share' | 'update'): Promise<number | undefined> {
+    const base = q('groups').select<{ id: number }[]>('id').where({ name_key: BUILTIN_GROUPS.systemAdministrators });
+    const rows = await (mode === 'update' ? base.forNoKeyUpdate() : base.forShare());
+    return rows[0]?.id;
+  },
+
+  /** Which of these users are members of the group. */
+  async membersAmong(q: Knex, groupId: number, userIds: readonly number[]): Promise<Set<number>> {
+    const rows = await q('group_members').where({ group_id: groupId }).whereIn('user_id', userIds).select<{ user_id: number }[]>('user_id');
+    return new Set(rows.map((r) => Number(r.user_id)));
+  },
+
   /** Adds a membership; adding an existing one changes nothing (and answers false). */
   async addMember(q: Knex, groupId: number, userId: number): Promise<boolean> {
     const rows = await q('group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore().returning('user_id');

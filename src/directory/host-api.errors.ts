@@ -35,6 +35,13 @@ export const lastSystemAdministrator = () => new AppError(400, 'LAST_SYSTEM_ADMI
 export const lastActiveSystemAdministrator = () =>
   new AppError(400, 'LAST_SYSTEM_ADMIN', 'The last active system administrator cannot be deactivated.');
 
+/** 400: a new password the policy refuses (directory/password-policy.ts), naming the property `password`. */
+export const passwordRefused = (message: string) => invalidProperty('password', message);
+
+/** 403: an administrator (not a system administrator) touches a system administrator or their group. */
+export const systemAdministratorOnly = () =>
+  new AppError(403, 'FORBIDDEN', 'Only a system administrator can change the system-administrators group or a system administrator.');
+
 /** 403 of `PUT /myself/password`: the current password given is wrong (counted as a failed login). */
 export const currentPasswordWrong = () => new AppError(403, 'CURRENT_PASSWORD_WRONG', 'The current password is not correct.');
 

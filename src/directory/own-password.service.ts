@@ -25,9 +25,11 @@ export class OwnPasswordService {
   ) {}
 
   async change(user: AuthUser, currentPassword: string, password: string, client?: string): Promise<void> {
+    // The policy is public: refusing a weak new password before the current one is checked reveals nothing.
+    this.directory.passwordPolicy.check(user.name, password);
     const outcome = await this.authenticator.password(user.name, currentPassword, user.tokenId === undefined ? client : tokenGuessKey(user));
     if (!outcome.ok) throw outcome.reason === 'denied' ? currentPasswordLocked() : currentPasswordWrong();
     if (outcome.user.id !== user.id) throw currentPasswordWrong();
-    await this.directory.setPassword(user.name, password, user.name, true);
+    await this.directory.setPassword(user.name, password, user, true);
   }
 }

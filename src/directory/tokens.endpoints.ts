@@ -34,7 +34,7 @@ export const userTokenEndpoints: Endpoint<TokensDeps>[] = [
   },
   {
     method: 'delete', path: '/rest/pat/latest/tokens/{id}', tag: TAG, access: 'user', summary: 'Revoke a token (its owner or an administrator)', params: tokenIdParams,
-    responses: { 204: empty('Revoked; it stops working at once') }, errors: [400, 404],
+    responses: { 204: empty('Revoked; it stops working at once') }, errors: [400, 403, 404],
     handle: async (req, res, { tokens }) => {
       const { id } = parseWith(tokenIdParams, req.params);
       await tokens.revoke(currentUser(req), id);
@@ -53,7 +53,7 @@ export const adminTokenEndpoints: Endpoint<TokensDeps>[] = [
     query: usernameQuery, responses: { 200: json(z.array(token), 'The tokens') }, errors: [400, 404],
     handle: async (req, res, { tokens }) => {
       const { username } = parseWith(usernameQuery, req.query);
-      res.json((await tokens.listOf(username)).map((t) => presentToken(t)));
+      res.json((await tokens.listOf(username, currentUser(req))).map((t) => presentToken(t)));
     },
   },
 ];

@@ -7,6 +7,7 @@ import { tokensRepository as tokens, type TokenRow, type TokenScope } from './to
 import { tokenNotFound, userNotFound } from './host-api.errors.ts';
 import { usersRepository as users } from './users.repository.ts';
 import { DirectoryHooks } from './directory-hooks.ts';
+import { assertMayManageUser, type Actor } from './system-admin-guard.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -41,18 +42,26 @@ export class TokensService {
     return tokens.listForUser(this.knex, userId);
   }
 
-  /** Any user's tokens, for an administrator (`GET /rest/pat/latest/admin/tokens?username=`). */
-  async listOf(userName: string): Promise<TokenRow[]> {
-    const owner = await users.findByName(this.knex, userName);
-    if (!owner) throw userNotFound();
-    return tokens.listForUser(this.knex, owner.id);
+  /**
+   * Any user's tokens, for an administrator (`GET /rest/pat/latest/admin/tokens?username=`); a system
+   * administrator's only for a system administrator (system-admin-guard.ts).
+   */
+  async listOf(userName: string, actor: Actor): Promise<TokenRow[]> {
+    return this.knex.transaction(async (trx) => {
+      const owner = await users.findByName(trx, userName);
+      if (!owner) throw userNotFound();
+      await assertMayManageUser(trx, actor, owner.id);
+      return tokens.listForUser(trx, owner.id);
+    });
   }
 
-  /** The owner or an administrator revokes; others learn nothing (404, as if it did not exist). */
+  /** The owner or an administrator revokes (not a system administrator's: 403); others learn nothing (404, as if it did not exist). */
   async revoke(actor: AuthUser, id: number): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const row = await tokens.findById(trx, id);
       if (!row || (row.user_id !== actor.id && !isAdministrator(actor))) throw tokenNotFound();
+      // An administrator revokes a system administrator's token only as a system administrator.
+      await assertMayManageUser(trx, actor, row.user_id);
       if (!(await tokens.delete(trx, id))) throw tokenNotFound();
       const owner = row.user_id === actor.id ? actor.name : ((await users.findById(trx, row.user_id))?.name ?? '');
       await this.hooks.changed(trx, { actor: actor.name, kind: 'token.revoked', target: { type: 'token', id: row.id, name: row.name, owner } });

@@ -59,7 +59,7 @@ export const userAdminEndpoints: Endpoint<UserAdminDeps>[] = [
     handle: async (req, res, { directory, baseUrl }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
       const body = parseWith(s.updateUserBody, req.body, 'body');
-      res.json(presentUser(baseUrl, await directory.updateUser(username, body, currentUser(req).name)));
+      res.json(presentUser(baseUrl, await directory.updateUser(username, body, currentUser(req))));
     },
   },
   {

@@ -15,6 +15,7 @@ export type SourceHttpErrorKind =
   | 'not-found'
   | 'not-json'
   | 'bad-answer'
+  | 'too-large'
   | 'status';
 
 export class SourceHttpError extends Error {
@@ -37,9 +38,17 @@ export interface SourceClientOptions {
   auth: SourceAuth;
   /** Per request, headers to end of body. */
   timeoutMs?: number;
+  /** The largest answer read (bytes); a longer one stops the import with 'too-large' instead of filling memory. */
+  maxAnswerBytes?: number;
   /** For tests: a stand-in for the global fetch. */
   fetchImpl?: typeof fetch;
 }
+
+/**
+ * The default cap of one answer (SOURCE_MAX_ANSWER_MB): a page of 100 items, or one page's body, is far smaller;
+ * a source that streams without end (or a hostile one) cannot make the import hold more than this per request.
+ */
+export const SOURCE_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export const SOURCE_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
@@ -79,6 +88,7 @@ export class SourceClient {
   private readonly secrets: string[];
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly maxAnswerBytes: number;
 
   constructor(opts: SourceClientOptions) {
     this.base = parseSourceUrl(opts.url);
@@ -89,6 +99,7 @@ export class SourceClient {
       .filter((s) => s.length >= 4);
     this.timeoutMs = opts.timeoutMs ?? SOURCE_TIMEOUT_MS;
     this.fetchImpl = opts.fetchImpl ?? fetch;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? SOURCE_MAX_ANSWER_BYTES;
   }
 
   /** The absolute URL of a path relative to the base (a leading slash is relative to the base too). */
@@ -153,8 +164,10 @@ export class SourceClient {
       if (res.status < 300 || res.status >= 400 || location === null) return res;
       await res.body?.cancel();
       const next = new URL(location, current);
-      // The credential goes only to the host it was given for (an http → https upgrade is fine).
-      if (next.hostname !== this.base.hostname || (next.protocol === 'http:' && this.base.protocol === 'https:')) {
+      // The credential goes only to the origin it was given for: the same scheme, host AND port (another port of
+      // the same host may be another program). A redirect elsewhere is refused rather than followed without the
+      // credential, which would only fail later and less clearly.
+      if (next.origin !== this.base.origin) {
         throw this.fail('status', `${where} redirected to ${next.origin}; give that address as the source URL`, res.status);
       }
       if (/login/i.test(next.pathname)) {
@@ -185,12 +198,34 @@ export class SourceClient {
     }
   }
 
+  /** The answer's text, read chunk by chunk and stopped once it passes maxAnswerBytes. */
   private async readBody(res: Response, where: string): Promise<string> {
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > this.maxAnswerBytes) {
+      await res.body?.cancel();
+      throw this.tooLarge(where);
+    }
+    if (!res.body) return '';
+    const chunks: Buffer[] = [];
+    let total = 0;
     try {
-      return await res.text();
+      for await (const chunk of res.body) {
+        total += chunk.byteLength;
+        if (total > this.maxAnswerBytes) {
+          await res.body.cancel().catch(() => undefined);
+          throw this.tooLarge(where);
+        }
+        chunks.push(Buffer.from(chunk));
+      }
     } catch (err) {
+      if (err instanceof SourceHttpError) throw err;
       throw this.transportError(err, where);
     }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private tooLarge(where: string): SourceHttpError {
+    return this.fail('too-large', `${where} answered more than ${this.maxAnswerBytes} bytes (SOURCE_MAX_ANSWER_MB)`);
   }
 
   private transportError(err: unknown, where: string): SourceHttpError {

@@ -40,6 +40,8 @@ export function refusalOf(allowlist: OutboundAllowlist, raw: string): string | u
     return 'not an absolute URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs can be called';
+  // Credentials in a URL would be stored and shown in every listing; a receiver authenticates with the secret.
+  if (url.username !== '' || url.password !== '') return 'a URL with user information (user:password@) is not accepted; use the secret';
   if (!allowlist.allows(url)) return `${normaliseUrl(url)} is not on the webhook allowlist (WEBHOOK_ALLOWLIST)`;
   if (allowlist.isBannedHost(hostOf(url))) return `${hostOf(url)} is a link-local or metadata address`;
   return undefined;

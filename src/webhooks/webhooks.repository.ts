@@ -74,15 +74,23 @@ export interface Claim {
 }
 
 /**
- * Claims up to `limit` enabled subscriptions no live node holds (their lease is unset or expired), for this node,
- * with a new ticket. Rows another node is claiming at the same moment are skipped, not waited for.
+ * Claims up to `limit` enabled subscriptions no live node holds (their lease is unset or expired) that have work:
+ * event-log entries after their cursor up to `upTo`, or a delivery due to be sent. The least recently served come
+ * first, so that any number of subscriptions take turns (a fixed `order by id` served the same ones every round
+ * and starved the rest). Rows another node is claiming at the same moment are skipped, not waited for.
  */
-export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs: number, limit: number): Promise<Claim[]> {
+export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs: number, limit: number, upTo: number): Promise<Claim[]> {
+  const dueDelivery = trx('webhook_deliveries as d')
+    .select(trx.raw('1'))
+    .whereRaw('d.webhook_id = webhooks.id')
+    .andWhere('d.status', 'pending')
+    .andWhere('d.next_attempt_at', '<=', trx.fn.now());
   const free = (await trx('webhooks')
     .select('id')
     .where({ enabled: true })
     .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()))
-    .orderBy('id')
+    .andWhere((w) => w.where('cursor', '<', upTo).orWhereExists(dueDelivery))
+    .orderByRaw('served_at asc nulls first, id')
     .limit(limit)
     .forUpdate()
     .skipLocked()) as { id: number }[];
@@ -92,7 +100,12 @@ export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs
       'id',
       free.map((r) => r.id),
     )
-    .update({ lease_node: node, lease_until: trx.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]), lease_ticket: trx.raw('lease_ticket + 1') })
+    .update({
+      lease_node: node,
+      lease_until: trx.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]),
+      lease_ticket: trx.raw('lease_ticket + 1'),
+      served_at: trx.fn.now(),
+    })
     .returning(COLUMNS)) as WebhookRow[];
   return rows.map(normalise).map((row) => ({ row, ticket: row.lease_ticket }));
 }

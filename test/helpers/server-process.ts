@@ -50,7 +50,8 @@ export interface ServerProcess {
 export function runCli(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {
   const child = spawn(process.execPath, ['bin/addon-pair.mjs', ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    // PASSWORD_MIN_LENGTH: test-only, so the fixtures' short passwords stay valid (as in helpers/test-app.ts).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', PASSWORD_MIN_LENGTH: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -66,6 +66,9 @@ export async function createTestApp(env: TestEnv = {}, opts: { dbUrl?: (url: str
     // Off for the same reason, and so that a suite that fires many requests never meets a 429: the tests of the
     // rate limits switch them on (test/integration/platform/rate-limits.test.ts).
     RATE_LIMITS: 'off',
+    // Test-only: the fixtures' short passwords (`pw`, `new-pw`) stay valid; the password policy's own tests
+    // (test/integration/directory/password-policy.test.ts) set the real minimum.
+    PASSWORD_MIN_LENGTH: '1',
     ...env,
   });
   const services = createServices(config, db, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { hasher: testHasher() });

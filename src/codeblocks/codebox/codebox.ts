@@ -70,6 +70,42 @@ export function substitute(template: string, values: ReadonlyMap<string, string>
   return template.replace(VARIABLE, (whole, name: string) => values.get(name) ?? whole);
 }
 
+/** The rendering of a block would pass its maximum size (CODEBLOCK_MAX_BYTES). */
+export class BlockTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the rendered block would be larger than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * `substitute`, written piece by piece (the template's text between variables, then each value) and stopped as
+ * soon as the UTF-8 size passes `maxBytes`: a small template that repeats a long value (206 KB expanding to
+ * 300 MB) costs at most `maxBytes` of pieces and the time to reach them, never the whole expansion.
+ */
+export function substituteBounded(template: string, values: ReadonlyMap<string, string>, maxBytes: number): string {
+  const sizes = new Map<string, number>(); // by variable name: each value is measured once
+  const pieces: string[] = [];
+  let total = 0;
+  const put = (piece: string, bytes = Buffer.byteLength(piece, 'utf8')) => {
+    total += bytes;
+    if (total > maxBytes) throw new BlockTooLarge(maxBytes);
+    pieces.push(piece);
+  };
+  let cursor = 0;
+  for (const m of template.matchAll(VARIABLE)) {
+    const name = m[1]!;
+    const value = values.get(name);
+    if (value === undefined) continue; // an unknown name stays, as part of the next piece of text
+    put(template.slice(cursor, m.index));
+    let size = sizes.get(name);
+    if (size === undefined) sizes.set(name, (size = Buffer.byteLength(value, 'utf8')));
+    put(value, size);
+    cursor = m.index + m[0].length;
+  }
+  put(template.slice(cursor));
+  return pieces.join('');
+}
+
 class SectionBlock implements CodeBlock {
   readonly key: string;
   #text: string | undefined;

@@ -102,6 +102,36 @@ describe('SourceClient', () => {
     expect((await failure(login.c.getJson('x'))).kind).toBe('unauthorized');
   });
 
+  it('issue 44: a redirect to another port or scheme of the same host is refused; the credential never leaves its origin', async () => {
+    for (const location of ['https://tracker.example:8443/jira/x', 'http://tracker.example/jira/x', 'https://TRACKER.example:444/x']) {
+      const hop = client((u) => (u.origin === 'https://tracker.example' ? { status: 302, location } : json({ leaked: true })));
+      expect((await failure(hop.c.getJson('x'))).message).toMatch(/redirected to/);
+      expect(hop.seen.map((r) => new URL(r.url).origin)).toEqual(['https://tracker.example']);
+    }
+  });
+
+  it('issue 44: an answer larger than the cap stops with too-large, whether announced or streamed', async () => {
+    const big = 'x'.repeat(2048);
+    const capped = (body: string) => {
+      const fetchImpl = (async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+      return new SourceClient({ url: 'https://tracker.example/', auth: { token: 'tok-SECRET-123' }, fetchImpl, maxAnswerBytes: 1024 });
+    };
+    expect((await failure(capped(JSON.stringify(big)).getJson('x'))).kind).toBe('too-large');
+    // A stream without a length: read until the cap, then stopped.
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new TextEncoder().encode(big));
+      },
+    });
+    const fetchImpl = (async () => new Response(endless, { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+    const c = new SourceClient({ url: 'https://tracker.example/', auth: { token: 'tok-SECRET-123' }, fetchImpl, maxAnswerBytes: 64 * 1024 });
+    expect((await failure(c.getJson('x'))).kind).toBe('too-large');
+    expect(pulled).toBeLessThan(100);
+    expect(await capped('{"small":true}').getJson('x')).toEqual({ small: true });
+  });
+
   it('pages through tracker (isLast, total) and wiki (_links.next) collections, counting what came', async () => {
     const items = Array.from({ length: 7 }, (_, i) => ({ n: i }));
     // The source caps pages at 3, below the 5 asked for.

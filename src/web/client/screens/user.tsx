@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, qs } from '../api.ts';
+import { api, ApiError, errorText, qs } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
 import { UserGroups } from './user-groups.tsx';
 import { ADMIN_TOKENS, count, USER, USERS, type HostPage, type ListedUser, type TokenRecord, type UserRecord } from '../directory.ts';
@@ -12,8 +12,11 @@ import { TokenTable } from './token-table.tsx';
 interface Loaded {
   user: UserRecord;
   state: ListedUser | undefined;
-  tokens: TokenRecord[];
+  /** Absent when the server refuses them: a system administrator's tokens, to an administrator. */
+  tokens: TokenRecord[] | undefined;
 }
+
+const SYSADMINS = 'system-administrators';
 
 const q = (name: string) => qs({ username: name });
 
@@ -32,7 +35,7 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
     Promise.all([
       api<UserRecord>('GET', `${USER}${q(name)}`),
       api<HostPage<ListedUser>>('GET', `${USERS}${qs({ query: name, maxResults: 1000 })}`),
-      api<TokenRecord[]>('GET', `${ADMIN_TOKENS}${q(name)}`),
+      api<TokenRecord[]>('GET', `${ADMIN_TOKENS}${q(name)}`).catch((e: unknown) => (e instanceof ApiError && e.status === 403 ? undefined : Promise.reject(e))),
     ]).then(
       ([user, page, tokens]) => setData({ user, state: page.values.find((u) => u.name.toLowerCase() === name.toLowerCase()), tokens }),
       (e) => setError(errorText(e)),
@@ -42,6 +45,8 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
   if (!data) return error ? <ErrorMessage error={error} /> : <Loading />;
   const { user, state, tokens } = data;
   const groups = user.groups?.items.map((g) => g.name) ?? [];
+  // Only a system administrator changes a system administrator (the server answers 403 to anyone else).
+  const guarded = groups.includes(SYSADMINS) && !me.groups.includes(SYSADMINS);
 
   const act = async (what: () => Promise<unknown>, done: string) => {
     try {
@@ -57,7 +62,7 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
     const ok = await askConfirm({
       title: `Delete the user ${user.displayName}?`,
       message:
-        `The user ${user.name} is deleted with ${count(tokens.length, 'access token')}, its membership in ${count(groups.length, 'group')}` +
+        `The user ${user.name} is deleted with ${count(tokens?.length ?? 0, 'access token')}, its membership in ${count(groups.length, 'group')}` +
         `${groups.length ? ` (${groups.join(', ')})` : ''}, its sessions and its field-editor grants. ` +
         'The event log keeps its past changes. A new user of the same name inherits nothing. This cannot be undone; deactivating keeps the user.',
       confirmLabel: 'Delete user',
@@ -92,20 +97,25 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
           )}
         </div>
       )}
-      <EditUser key={`${version}`} user={user} self={user.name.toLowerCase() === me.name.toLowerCase()} onSaved={(u) => reload(`Saved. ${u.active ? '' : `${u.name} cannot log in while deactivated.`}`)} onError={setError} />
-      <ResetPassword name={user.name} onDone={() => reload(`The password of ${user.name} is changed; its sessions and logins with the old one have ended.`)} onError={setError} />
+      {guarded && <Notice>{user.name} is a system administrator: only a system administrator can change it, its password or its tokens.</Notice>}
+      {!guarded && <EditUser key={`${version}`} user={user} self={user.name.toLowerCase() === me.name.toLowerCase()} onSaved={(u) => reload(`Saved. ${u.active ? '' : `${u.name} cannot log in while deactivated.`}`)} onError={setError} />}
+      {!guarded && <ResetPassword name={user.name} onDone={() => reload(`The password of ${user.name} is changed; its sessions and logins with the old one have ended.`)} onError={setError} />}
       <UserGroups user={user.name} groups={groups} done={(m) => reload(m)} failed={(e) => (setNotice(undefined), setError(errorText(e)))} />
-      <div class="card" data-testid="user-tokens">
-        <h2>Access tokens</h2>
-        <TokenTable tokens={tokens} owner={user.name} onChanged={() => reload('The token is revoked; it stopped working at once.')} onError={setError} />
-      </div>
-      <div class="card danger-zone">
-        <h2>Delete</h2>
-        <p class="muted">Deactivating (above) keeps the user and its history; deleting removes it.</p>
-        <button type="button" class="danger" data-testid="user-delete" onClick={() => void remove()}>
-          Delete user…
-        </button>
-      </div>
+      {tokens && (
+        <div class="card" data-testid="user-tokens">
+          <h2>Access tokens</h2>
+          <TokenTable tokens={tokens} owner={user.name} onChanged={() => reload('The token is revoked; it stopped working at once.')} onError={setError} />
+        </div>
+      )}
+      {!guarded && (
+        <div class="card danger-zone">
+          <h2>Delete</h2>
+          <p class="muted">Deactivating (above) keeps the user and its history; deleting removes it.</p>
+          <button type="button" class="danger" data-testid="user-delete" onClick={() => void remove()}>
+            Delete user…
+          </button>
+        </div>
+      )}
     </section>
   );
 }
