@@ -208,14 +208,15 @@ export class SourceClient {
     if (!res.body) return '';
     const chunks: Buffer[] = [];
     let total = 0;
+    const reader = res.body.getReader();
     try {
-      for await (const chunk of res.body) {
-        total += chunk.byteLength;
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        total += next.value.byteLength;
         if (total > this.maxAnswerBytes) {
-          await res.body.cancel().catch(() => undefined);
+          await reader.cancel().catch(() => undefined);
           throw this.tooLarge(where);
         }
-        chunks.push(Buffer.from(chunk));
+        chunks.push(Buffer.from(next.value));
       }
     } catch (err) {
       if (err instanceof SourceHttpError) throw err;
