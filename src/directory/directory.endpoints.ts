@@ -8,7 +8,7 @@ import { empty, json } from '../platform/openapi/operation.ts';
 import type { DirectoryService } from './directory.service.ts';
 import { userAdminEndpoints, type UserAdminDeps } from './user-admin.endpoints.ts';
 import { presentGroup, presentPickedGroup, presentUser } from './user.presenter.ts';
-import { group, user } from './directory.openapi-schemas.ts';
+import { group, user, SYSADMIN_ONLY } from './directory.openapi-schemas.ts';
 import * as s from './directory.schemas.ts';
 
 export interface DirectoryDeps extends UserAdminDeps {
@@ -63,7 +63,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
   },
   {
     method: 'put', path: '/rest/api/2/user/password', tag: TAG, access: 'admin', summary: "Set a user's password", query: s.usernameQuery, body: s.passwordBody,
-    responses: { 204: empty('Changed; logins with the old password stop at once') }, errors: [400, 404],
+    responses: { 204: empty('Changed; logins with the old password stop at once') }, errors: [400, 403, 404], denied: SYSADMIN_ONLY,
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
       const { password } = parseWith(s.passwordBody, req.body, 'body');
@@ -74,7 +74,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
   },
   {
     method: 'delete', path: '/rest/api/2/user', tag: TAG, access: 'admin', summary: 'Delete a user (memberships, tokens and field-editor grants go too)',
-    query: s.usernameQuery, responses: { 204: empty('Deleted') }, errors: [400, 404],
+    query: s.usernameQuery, responses: { 204: empty('Deleted') }, errors: [400, 403, 404], denied: SYSADMIN_ONLY,
     handle: async (req, res, { directory }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
       await directory.deleteUser(username, currentUser(req));
@@ -109,7 +109,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
   },
   {
     method: 'post', path: '/rest/api/2/group/user', tag: TAG, access: 'admin', summary: 'Add a user to a group', query: s.groupnameQuery, body: s.memberBody,
-    responses: { 201: json(group, 'The group') }, errors: [400, 404],
+    responses: { 201: json(group, 'The group') }, errors: [400, 403, 404], denied: SYSADMIN_ONLY,
     handle: async (req, res, { directory, baseUrl }) => {
       const { groupname } = parseWith(s.groupnameQuery, req.query);
       const { name } = parseWith(s.memberBody, req.body, 'body');
@@ -119,7 +119,7 @@ export const directoryEndpoints: Endpoint<DirectoryDeps>[] = [
   },
   {
     method: 'delete', path: '/rest/api/2/group/user', tag: TAG, access: 'admin', summary: 'Remove a user from a group', query: s.memberQuery,
-    responses: { 200: empty('Removed') }, errors: [400, 404],
+    responses: { 200: empty('Removed') }, errors: [400, 403, 404], denied: SYSADMIN_ONLY,
     handle: async (req, res, { directory }) => {
       const q = parseWith(s.memberQuery, req.query);
       await directory.removeMember(q.groupname, q.username, currentUser(req));

@@ -22,3 +22,7 @@ export const token = z
     lastAccessedAt: z.string().optional(),
   })
   .meta({ title: 'Token' });
+
+/** Why an administrator is refused (403) where a system administrator is concerned (docs/host-api.md, "Roles"). */
+export const SYSADMIN_ONLY =
+  "a system administrator is concerned and the caller, an administrator, is not one (only a system administrator changes a system administrator, its tokens or that group's membership)";

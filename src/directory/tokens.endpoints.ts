@@ -6,7 +6,7 @@ import { parseWith } from '../platform/http/validate.ts';
 import type { Endpoint } from '../platform/http/endpoint.ts';
 import { empty, json } from '../platform/openapi/operation.ts';
 import { presentToken, type TokensService } from './tokens.service.ts';
-import { token } from './directory.openapi-schemas.ts';
+import { token, SYSADMIN_ONLY } from './directory.openapi-schemas.ts';
 import { createTokenBody, tokenIdParams, usernameQuery } from './directory.schemas.ts';
 
 export interface TokensDeps {
@@ -35,6 +35,7 @@ export const userTokenEndpoints: Endpoint<TokensDeps>[] = [
   {
     method: 'delete', path: '/rest/pat/latest/tokens/{id}', tag: TAG, access: 'user', summary: 'Revoke a token (its owner or an administrator)', params: tokenIdParams,
     responses: { 204: empty('Revoked; it stops working at once') }, errors: [400, 403, 404],
+    denied: "the token belongs to a system administrator and the caller, an administrator, is not one (only a system administrator revokes a system administrator's tokens)",
     handle: async (req, res, { tokens }) => {
       const { id } = parseWith(tokenIdParams, req.params);
       await tokens.revoke(currentUser(req), id);
@@ -50,7 +51,7 @@ export const userTokenEndpoints: Endpoint<TokensDeps>[] = [
 export const adminTokenEndpoints: Endpoint<TokensDeps>[] = [
   {
     method: 'get', path: '/rest/pat/latest/admin/tokens', tag: TAG, access: 'admin', summary: "A user's tokens with their last use (administrators; revoke with DELETE /latest/tokens/{id})",
-    query: usernameQuery, responses: { 200: json(z.array(token), 'The tokens') }, errors: [400, 404],
+    query: usernameQuery, responses: { 200: json(z.array(token), 'The tokens') }, errors: [400, 403, 404], denied: SYSADMIN_ONLY,
     handle: async (req, res, { tokens }) => {
       const { username } = parseWith(usernameQuery, req.query);
       res.json((await tokens.listOf(username, currentUser(req))).map((t) => presentToken(t)));

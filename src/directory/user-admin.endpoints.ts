@@ -10,7 +10,7 @@ import type { DirectoryService } from './directory.service.ts';
 import type { DirectoryPages } from './directory-pages.service.ts';
 import type { OwnPasswordService } from './own-password.service.ts';
 import { presentGroup, presentUser } from './user.presenter.ts';
-import { user } from './directory.openapi-schemas.ts';
+import { user, SYSADMIN_ONLY } from './directory.openapi-schemas.ts';
 import * as s from './directory.schemas.ts';
 
 export interface UserAdminDeps {
@@ -55,7 +55,7 @@ export const userAdminEndpoints: Endpoint<UserAdminDeps>[] = [
   {
     method: 'put', path: '/rest/api/2/user', tag: TAG, access: 'admin',
     summary: 'Change a user: display name, e-mail address, active (a deactivated user cannot log in and its sessions end)',
-    query: s.usernameQuery, body: s.updateUserBody, responses: { 200: json(user, 'The changed user') }, errors: [400, 404],
+    query: s.usernameQuery, body: s.updateUserBody, responses: { 200: json(user, 'The changed user') }, errors: [400, 403, 404], denied: SYSADMIN_ONLY,
     handle: async (req, res, { directory, baseUrl }) => {
       const { username } = parseWith(s.usernameQuery, req.query);
       const body = parseWith(s.updateUserBody, req.body, 'body');
