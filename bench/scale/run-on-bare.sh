@@ -3,7 +3,7 @@
 # perfkit/ filled by kit.sh and bench/scale/pack.sh:   OUT=<folder> bash bench/scale/run-on-bare.sh
 # Unpacks node, PostgreSQL and wrk (perfkit/kit-env.sh) and the builds, starts a PostgreSQL of its own pinned to
 # the upper half of the cores (the servers get the lower half, one core each), runs bench.mjs (scale, then this
-# build against the build before, in turns), stops PostgreSQL. Writes into $OUT: scale.md, scale.json, run.log,
+# build against the build before, in turns), pgbench's floor under the writes, stops PostgreSQL. Writes into $OUT: scale.md, scale.json, run.log,
 # postgres.log, servers.log. Stops by itself: the bench gets BUDGET_S seconds (default 420), then SIGTERM.
 # Knobs (environment): SCALE_ARGS (extra bench.mjs flags, e.g. "--nodes 1,2 --write-sec 2"), BUDGET_S, DK.
 set -u
@@ -44,6 +44,27 @@ rm -rf "$TMPDIR"; mkdir -p "$TMPDIR"
 (cd "$APP" && timeout -k 30 "${BUDGET_S:-420}" node bench.mjs --entry after/dist/main.mjs --before before/dist/main.mjs \
   --out "$OUT" --commit "$SCALE_COMMIT" --before-commit "$SCALE_BEFORE_COMMIT" ${SCALE_ARGS:-})
 RC=$?
+
+# The floor under the writes: PostgreSQL alone, one-row INSERT transactions (as `BEGIN; INSERT; COMMIT`), and the
+# same with a NOTIFY inside (PostgreSQL serialises the commits of notifying transactions), from 4 and 32 clients
+# (4 per node at N = 8), pgbench on PostgreSQL's own cores. Appended to scale.md.
+PGB=$DK/sys/usr/lib/postgresql/15/bin/pgbench
+floor() {
+  printf '%s\n' "$3" >"$DK/floor.sql"
+  local tps
+  tps=$(pin "$PGCORES" timeout 60 env LD_LIBRARY_PATH="$DK/sys/root/lib" "$PGB" -h 127.0.0.1 -p "$PORT" -U postgres -n \
+    -f "$DK/floor.sql" -c "$2" -j "$(($2 < 4 ? $2 : 4))" -T "${FLOOR_S:-5}" postgres 2>&1 | sed -n 's/^tps = \([0-9]*\).*/\1/p')
+  echo "| $1 | $2 | ${tps:-failed} |"
+}
+if [ -x "$PGB" ]; then
+  psql -q -h 127.0.0.1 -p "$PORT" -U postgres -c 'create table if not exists floor_t (id bigserial primary key, v text not null)' postgres
+  {
+    echo; echo "## PostgreSQL alone: the floor under the writes (pgbench, ${FLOOR_S:-5} s each, cores $PGCORES)"; echo
+    echo '| transaction | clients | transactions/s |'; echo '|---|---:|---:|'
+    for c in 4 32; do floor 'one-row INSERT (autocommit)' $c "insert into floor_t (v) values ('x');"; done
+    for c in 4 32; do floor 'BEGIN; INSERT; NOTIFY; COMMIT' $c "begin; insert into floor_t (v) values ('x'); select pg_notify('floor', 'x'); commit;"; done
+  } | tee -a "$OUT/scale.md"
+fi
 su postgres -s /bin/sh -c "$PGBIN/pg_ctl -D $PGD/data -m fast stop" >/dev/null
 tail -200 "$PGD/postgres.log" >"$OUT/postgres.log"
 for f in "$TMPDIR"/addon-pair-bench-*.log; do [ -s "$f" ] && { echo "== $(basename "$f")"; tail -30 "$f"; }; done >"$OUT/servers.log" 2>/dev/null
