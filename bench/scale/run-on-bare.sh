@@ -14,7 +14,9 @@ K=${K:-$PWD/perfkit}; export K
 . "$K/kit-env.sh" || { echo "kit-env.sh failed"; exit 1; }
 # sys.tar.xz was packed from a mktemp folder (mode 700): its top would keep the user postgres out of its binaries.
 chmod 755 "$DK" "$DK/sys"
-APP=$DK/app; rm -rf "$APP"; mkdir -p "$APP"; tar -xJf "$K/scale.tar.xz" -C "$APP"
+APP=$DK/app; rm -rf "$APP"; mkdir -p "$APP"
+tar -xJf "$K/scale.tar.xz" -C "$APP" 2>/dev/null ||
+  python3 -c 'import sys,tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$K/scale.tar.xz" "$APP" || { echo "cannot unpack scale.tar.xz"; exit 1; }
 . "$APP/meta.env"
 
 P=$(nproc); H=$((P / 2)); [ "$H" -ge 1 ] || H=1; PGCORES="$((P > 1 ? H : 0))-$((P - 1))"
