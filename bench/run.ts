@@ -5,7 +5,7 @@
 // under test and one for the load-generator process. Running two things at once
 // would measure the scheduler, not the server.
 import { execFileSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type BenchOptions } from './lib/args.ts';
@@ -41,6 +41,7 @@ import { measureEmbeddedDefault, renderEmbeddedMemory } from './lib/embedded-mem
 import { CLUSTER_SCENARIO, measureCluster, renderCluster, type ClusterOptions } from './lib/cluster.ts';
 import { CLI_RUNS, CLI_SCENARIO, measureCliTiming, renderCliTiming } from './lib/cli-timing.ts';
 import { compareScenarios } from './lib/compare.ts';
+import { runScaleBench } from './scale/run-scale.ts';
 import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -493,6 +494,51 @@ async function runCluster(options: BenchOptions): Promise<NonNullable<RunMeta['c
   }
 }
 
+// A name no other scenario's `--only` part is likely to be inside (`--only e1` must not start eight nodes).
+const SCALE_SCENARIO = 'scale-nodes';
+
+/**
+ * Issue 40's scale scenario (bench/scale/run-scale.ts): N pinned nodes for each of --cluster-nodes, --duration
+ * seconds per phase; with BENCH_SCALE_BEFORE=<another build's dist/main.mjs>, also this build against that one
+ * in turns. Its report goes to $SCALE_OUT (default $TMPDIR/addon-pair-scale), not to latest.md.
+ */
+async function runScale(options: BenchOptions): Promise<void> {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  } catch {
+    // not a checkout: the report says "unknown"
+  }
+  console.log(`▶ ${SCALE_SCENARIO}: N = ${options.clusterNodes.join(', ')}`);
+  try {
+    await runScaleBench(
+      {
+        entry: serverEntry(),
+        beforeEntry: process.env.BENCH_SCALE_BEFORE || undefined,
+        adminUrl: process.env.BENCH_DATABASE_URL || DEFAULT_BENCH_DATABASE_URL,
+        outDir: process.env.SCALE_OUT || join(tmpdir(), 'addon-pair-scale'),
+        commit,
+        beforeCommit: process.env.BENCH_SCALE_BEFORE_COMMIT || 'before',
+        command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+        nodes: options.clusterNodes,
+        writeSec: options.durationSec,
+        readSec: options.durationSec,
+        warmupSec: Math.min(options.warmupSec, 3),
+        writeClients: 4,
+        readConnections: 16,
+        abRounds: 4,
+        abSec: Math.max(1, options.durationSec / 4),
+        abClients: [1, 4],
+      },
+      (line) => console.log(line),
+      (step) => cleanups.push(step),
+    );
+  } catch (err) {
+    if (interrupted) throw new Interrupted('interrupted');
+    console.error(`  ERROR ${SCALE_SCENARIO}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const releaseLock = await acquireRunLock();
@@ -509,7 +555,9 @@ async function main(): Promise<void> {
   const selected = compare ? compareScenarios(matching, compare, options.compareEnv) : matching;
   // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
   const clusterSelected = !compare && (!only || matches(CLUSTER_SCENARIO));
-  if (selected.length === 0 && !clusterSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
+  // The scale scenario (bench/scale/) only when named: it wants a core per node, which this VM does not have.
+  const scaleSelected = !compare && !options.pglite && only !== null && matches(SCALE_SCENARIO);
+  if (selected.length === 0 && !clusterSelected && !scaleSelected) console.warn(`no scenario matches --only "${only}"; running the baselines only`);
 
   const results = await runBaselines(options);
   let storageDetail = 'not started (no scenario selected)';
@@ -524,6 +572,8 @@ async function main(): Promise<void> {
   let cluster: RunMeta['cluster'];
   if (clusterSelected && options.pglite) console.log(`▶ ${CLUSTER_SCENARIO}: PostgreSQL only, skipped on --pglite`);
   else if (clusterSelected) cluster = await runCluster(options);
+  checkInterrupted();
+  if (scaleSelected) await runScale(options);
   checkInterrupted();
   // The embedded default (npm start without DATABASE_URL) in the same run as the PostgreSQL figures.
   let embedded: string[] = [];

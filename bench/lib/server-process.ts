@@ -33,16 +33,8 @@ export const SERVER_MALLOC_MMAP_THRESHOLD = process.env.MALLOC_MMAP_THRESHOLD_ ?
 
 export type Storage = { kind: 'postgres'; databaseUrl: string } | { kind: 'pglite' };
 
-/** `entry` is relative to the repo root; normally `src/main.ts`. */
-export async function startAppServer(
-  repoRoot: string,
-  storage: Storage,
-  entry: string,
-  extraEnv: Record<string, string> = {},
-  /** Names the log file (`$TMPDIR/addon-pair-bench-<name>-<pid>.log`); several servers need several names. */
-  name = Object.keys(extraEnv).length > 0 ? 'server-variant' : 'server',
-): Promise<RunningChild> {
-  const port = await freePort();
+/** The environment every bench server gets (see README, "What happens"), on `port`; also used by bench/scale. */
+export function serverEnv(port: number, storage: Storage, extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -69,6 +61,20 @@ export async function startAppServer(
     env.DATABASE_URL = '';
     env.DATA_DIR = 'memory://';
   }
+  return env;
+}
+
+/** `entry` is relative to the repo root; normally `src/main.ts`. */
+export async function startAppServer(
+  repoRoot: string,
+  storage: Storage,
+  entry: string,
+  extraEnv: Record<string, string> = {},
+  /** Names the log file (`$TMPDIR/addon-pair-bench-<name>-<pid>.log`); several servers need several names. */
+  name = Object.keys(extraEnv).length > 0 ? 'server-variant' : 'server',
+): Promise<RunningChild> {
+  const port = await freePort();
+  const env = serverEnv(port, storage, extraEnv);
 
   const { child, running } = spawnNode(name, [entry, 'serve'], { cwd: repoRoot, env, port });
   // 60 s: PGlite alone needs 3-4 s to create on this 2-core machine, plus migrations.
