@@ -9,8 +9,11 @@ import { addOptions, createField, grant, paths, type OptionJson } from '../helpe
 describe.skipIf(!process.env.TEST_DATABASE_URL)('batches, syncs and single writes on one tree (PostgreSQL)', () => {
   const t = useTestApp();
   let bob: TestUser;
+  // A user runs one option sync at a time (409001), so each concurrent sync is a script of a user of its own.
+  let syncers: TestUser[];
   beforeAll(async () => {
     bob = await t.createUser('bob-bulk-race');
+    syncers = await Promise.all(Array.from({ length: 6 }, (_, i) => t.createUser(`sync-script-${i}`)));
   });
 
   async function listInvariants(contextId: number, parentId: number | null, listUrl: string) {
@@ -30,6 +33,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('batches, syncs and single write
   it('keeps every list consistent and the default valid', async () => {
     const f = await createField(t, { type: 'cascadingselect' });
     await grant(t, f.id, { user: bob.name });
+    for (const syncer of syncers) await grant(t, f.id, { user: syncer.name });
     const p = paths(f.id, 'default');
     const parents = await addOptions(t, bob.auth, p.options, Array.from({ length: 8 }, (_, i) => `P${i}`));
     const kids = await addOptions(t, bob.auth, p.children(parents[0]!.id), Array.from({ length: 10 }, (_, i) => `k${i}`));
@@ -48,9 +52,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('batches, syncs and single write
         case 2:
           // A script's way: export, apply under its ETag, and on 412 (the tree changed meanwhile) try again.
           ops.push(async () => {
+            const syncer = syncers[Math.floor(i / 10)]!;
             for (let attempt = 0; ; attempt++) {
-              const exp = await t.http.get(`${p.options}/export?format=csv`).set('Authorization', bob.auth);
-              const res = await t.http.post(`${p.options}/sync?dryRun=false&allowDelete=${i % 20 === 2}`).set('Authorization', bob.auth).set('Content-Type', 'text/csv').set('If-Match', exp.headers.etag as string).send(csv(i));
+              const exp = await t.http.get(`${p.options}/export?format=csv`).set('Authorization', syncer.auth);
+              const res = await t.http.post(`${p.options}/sync?dryRun=false&allowDelete=${i % 20 === 2}`).set('Authorization', syncer.auth).set('Content-Type', 'text/csv').set('If-Match', exp.headers.etag as string).send(csv(i));
               if (res.status !== 412 || attempt >= 20) return res;
             }
           });
