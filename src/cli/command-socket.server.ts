@@ -54,9 +54,10 @@ export interface CommandSocket {
 
 /**
  * The embedded database serves one process, so a running server runs the command line's user and token
- * commands for it (issue 14): the command line finds the server's pid in the folder's lock and sends the
- * command, one JSON line, to `addon-pair.sock` in the data folder; the server runs it on its own services
- * (its caches learn of the change at once) and answers one JSON line. Only the folder's owner may connect.
+ * commands for it (issue 14), and an export's dry run (issue 41): the command line finds the server's pid in
+ * the folder's lock and sends the command, one JSON line, to `addon-pair.sock` in the data folder; the server
+ * runs it on its own services (its caches learn of the change at once) and answers one JSON line (a dry run
+ * sends its progress lines first). Only the folder's owner may connect.
  * Returns undefined, with a warning, when the socket cannot be made (a folder path too long for a socket
  * address, say): the command line then says that the server must be stopped, as it did before.
  */
