@@ -117,7 +117,8 @@ describe('the command line beside a running embedded server', SEVERAL_PROCESSES,
     expect(text.stdout).toContain('dryrun-olivia');
     // Its progress (on standard error) says who runs it.
     expect(text.output).toMatch(/the addon-pair server \(pid \d+\) holds .*: it runs the dry run, and writes nothing/);
-    expect(text.output).toContain('space DRY: would-import');
+    expect(text.output).toMatch(/\n {2}reading entities\.xml: entities\.xml, [\d.]+ MB\n/);
+    expect(text.stdout).not.toContain('reading entities.xml');
 
     // --json: the very report the server's upload answers for the same file and query.
     const json = await run('import-from', 'wiki-export', file, '--space', 'DRY', '--dry-run', '--json');

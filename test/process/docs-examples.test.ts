@@ -29,6 +29,7 @@ const PAGES = [
   'docs/openapi.md',
   'docs/observability.md',
   'docs/configuration.md',
+  'docs/security.md',
   'docs/operations.md',
   'docs/architecture.md',
   'docs/performance.md',
@@ -40,16 +41,16 @@ const RECEIVER = `const s = require('node:http').createServer((q, r) => { q.resu
 s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
 
 /**
- * The space export docs/migration.md's "Migration day" starts from (Confluence-space-export-OPS.xml.zip, as the
- * wiki names it): a space OPS whose page holds a code box and a comment, written by quinn.
+ * The space export docs/migration.md's "Migration day" starts from (Confluence-space-export-SRE.xml.zip, as the
+ * wiki names it): a space SRE whose page holds a code box and a comment, written by quinn.
  */
-const OPS_EXPORT: ExportDescription = {
+const SRE_EXPORT: ExportDescription = {
   users: [{ name: 'quinn', displayName: 'Quinn' }],
   spaces: [
     {
       id: 98400,
-      key: 'OPS',
-      name: 'Operations',
+      key: 'SRE',
+      name: 'Site reliability',
       homePageId: 885001,
       pages: [
         {
@@ -138,8 +139,8 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
     // A migrated folder of its own (the demo data is still seeded at the start): no initdb in the server.
     dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-docs-')));
     const zip = path.join(dataDir, '..', `ops-export-${process.pid}.zip`);
-    writeExportZip(zip, OPS_EXPORT);
-    files['Confluence-space-export-OPS.xml.zip'] = fs.readFileSync(zip);
+    writeExportZip(zip, SRE_EXPORT);
+    files['Confluence-space-export-SRE.xml.zip'] = fs.readFileSync(zip);
     fs.rmSync(zip);
     server = await startServerProcess(
       { DATA_DIR: dataDir, DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOWLIST: `${receiverBase}/hooks`, WEBHOOK_POLL_MS: '100' },
