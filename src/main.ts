@@ -43,8 +43,8 @@ A password not given with --password is read from the first line of standard inp
 Configuration comes from the environment and a .env file (see .env.example): the working directory's, else
 the installation's. The embedded database is in DATA_DIR, or --data-dir DIR, else the installation's ./data;
 only serve and migrate create it, every other command needs one there.
-With the embedded database (no DATABASE_URL), a running server runs the user and token commands;
-stop it before migrate, import or import-from.`;
+With the embedded database (no DATABASE_URL), a running server runs the user and token commands and
+import-from wiki-export --dry-run; stop it before migrate, import or another import-from.`;
 
 async function readPassword(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;

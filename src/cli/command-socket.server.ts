@@ -5,7 +5,8 @@ import type { Logger } from '../platform/log/logger.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { describeFailure } from './describe-failure.ts';
 import { runUserCommand, type UserCommandServices } from './user-commands.ts';
-import { commandSocketPath, MAX_SOCKET_PATH_BYTES, type CommandReply, type UserCommand } from './user-command.ts';
+import type { WikiExportDryRunner } from './export-dry-run.ts';
+import { commandSocketPath, MAX_SOCKET_PATH_BYTES, type CommandProgress, type CommandReply, type SocketCommand } from './user-command.ts';
 
 /** A command is a few hundred bytes; anything much larger is not one of ours. */
 const MAX_REQUEST_BYTES = 16 * 1024;
@@ -16,7 +17,7 @@ const CLOSE_WAIT_MS = 10_000;
 
 // The shape only; the values are checked by the same schemas as the REST API's, inside runUserCommand.
 const text = z.string().max(4096);
-const userCommand: z.ZodType<UserCommand> = z.discriminatedUnion('command', [
+const socketCommand: z.ZodType<SocketCommand> = z.discriminatedUnion('command', [
   z.strictObject({
     command: z.literal('user add'),
     name: text,
@@ -36,7 +37,15 @@ const userCommand: z.ZodType<UserCommand> = z.discriminatedUnion('command', [
     days: z.number().optional(),
     readOnly: z.boolean().optional(),
   }),
+  // The space keys as the command line's --space took them; the space writer checks them as it does there.
+  z.strictObject({ command: z.literal('import-from wiki-export --dry-run'), file: text, spaces: z.array(z.string().max(255)).max(1000) }),
 ]);
+
+/** What the server runs for the command line: user and token commands, and an export's dry run. */
+export interface SocketCommandHandlers {
+  users: UserCommandServices;
+  wikiExportDryRun: WikiExportDryRunner;
+}
 
 export interface CommandSocket {
   /** Stops taking commands and waits for the ones under way (before the database closes). */
@@ -45,13 +54,14 @@ export interface CommandSocket {
 
 /**
  * The embedded database serves one process, so a running server runs the command line's user and token
- * commands for it (issue 14): the command line finds the server's pid in the folder's lock and sends the
- * command, one JSON line, to `addon-pair.sock` in the data folder; the server runs it on its own services
- * (its caches learn of the change at once) and answers one JSON line. Only the folder's owner may connect.
+ * commands for it (issue 14), and an export's dry run (issue 41): the command line finds the server's pid in
+ * the folder's lock and sends the command, one JSON line, to `addon-pair.sock` in the data folder; the server
+ * runs it on its own services (its caches learn of the change at once) and answers one JSON line (a dry run
+ * sends its progress lines first). Only the folder's owner may connect.
  * Returns undefined, with a warning, when the socket cannot be made (a folder path too long for a socket
  * address, say): the command line then says that the server must be stopped, as it did before.
  */
-export async function listenForCommands(dataDir: string, services: UserCommandServices, log: Logger): Promise<CommandSocket | undefined> {
+export async function listenForCommands(dataDir: string, services: SocketCommandHandlers, log: Logger): Promise<CommandSocket | undefined> {
   const file = commandSocketPath(dataDir);
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH_BYTES) {
     log.warn({ file }, 'the data folder path is too long for a command socket: user and token commands need the server stopped');
@@ -108,7 +118,7 @@ export async function listenForCommands(dataDir: string, services: UserCommandSe
   };
 }
 
-async function serveConnection(conn: net.Socket, services: UserCommandServices, log: Logger, received: () => void): Promise<void> {
+async function serveConnection(conn: net.Socket, services: SocketCommandHandlers, log: Logger, received: () => void): Promise<void> {
   // Settles also when the client has gone (no 'finish' then), so that close() never waits for it.
   const reply = (r: CommandReply) =>
     new Promise<void>((resolve) => {
@@ -120,18 +130,26 @@ async function serveConnection(conn: net.Socket, services: UserCommandServices, 
   received();
   if (line === undefined) return void conn.destroy();
   if (line === null) return reply({ ok: false, error: 'The command is too large.' });
-  let cmd: UserCommand;
+  let cmd: SocketCommand;
   try {
-    const parsed = userCommand.safeParse(JSON.parse(line));
+    const parsed = socketCommand.safeParse(JSON.parse(line));
     if (!parsed.success) return reply({ ok: false, error: 'The server did not understand the command: run the same version of addon-pair as the server.' });
     cmd = parsed.data;
   } catch {
     return reply({ ok: false, error: 'The command is not JSON.' });
   }
   try {
-    const stdout = await runUserCommand(services, cmd);
-    // Who was changed, never a password or a token.
-    log.info({ command: cmd.command, user: 'username' in cmd ? cmd.username : cmd.name }, 'ran a command of the command line');
+    let stdout: string;
+    if (cmd.command === 'import-from wiki-export --dry-run') {
+      // A dry run of a large export takes minutes: its progress goes to the command line as it comes.
+      const progress = (m: string) => void conn.write(`${JSON.stringify({ progress: m } satisfies CommandProgress)}\n`);
+      stdout = await services.wikiExportDryRun(cmd, progress);
+      log.info({ command: cmd.command, file: cmd.file }, 'ran a command of the command line');
+    } else {
+      stdout = await runUserCommand(services.users, cmd);
+      // Who was changed, never a password or a token.
+      log.info({ command: cmd.command, user: 'username' in cmd ? cmd.username : cmd.name }, 'ran a command of the command line');
+    }
     await reply({ ok: true, stdout });
   } catch (err) {
     if (!(err instanceof AppError)) log.error({ err, command: cmd.command }, 'a command of the command line failed');

@@ -1,9 +1,11 @@
 // `addon-pair import-from wiki-export|wiki|tracker …` (issue 31): brings a team's data across from a wiki space
 // export, a live wiki or a live tracker, on the database as `import FILE` does (the embedded database refuses
 // while a server runs on its folder). Progress goes to standard error, the report to standard output (text, or
-// the MigrationReport as JSON with --json). Exit 0 when every unit imported or was unchanged, 1 when one failed
-// or the source could not be read, 2 for a usage mistake. See docs/migration.md.
+// the MigrationReport as JSON with --json). An export's dry run beside a running embedded server is run by that
+// server, over its command socket (command-socket.client.ts). Exit 0 when every unit imported or was unchanged,
+// 1 when one failed or the source could not be read, 2 for a usage mistake. See docs/migration.md.
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
@@ -110,22 +112,16 @@ function asOneLine(err: unknown): unknown {
 /**
  * With the embedded database, a server running on the folder refuses the command at once, before an export of
  * gigabytes is read (opening the database would refuse it only then): the folder's lock is taken and given back.
+ * An export's dry run is the exception (issue 41): it is answered with the server that holds the folder, which
+ * runs it (dry, always) over its command socket; the folder is never taken from a running server.
  */
-function refuseWhileServed(config: Config, args: ImportFromArgs): void {
+function refuseWhileServed(config: Config, args: ImportFromArgs): { folder: string; pid: number } | undefined {
   const folder = embeddedFolderOf(config);
-  if (!folder || !fs.existsSync(folder)) return;
+  if (!folder || !fs.existsSync(folder)) return undefined;
   const pid = lockHolder(folder);
-  if (pid !== undefined && args.dryRun && args.source === 'wiki-export') {
-    // The server holds the folder: it runs the dry run itself, through its upload, with nothing written.
-    const query = [...args.spaces.map((k) => `space=${encodeURIComponent(k)}`), 'dryRun=true'].join('&');
-    const type = /\.zip$/i.test(args.target) ? 'application/zip' : 'application/xml';
-    throw new StartupError(
-      `The data directory ${folder} is in use by the addon-pair server (pid ${pid}). Run the dry run through that server instead; it writes nothing:\n` +
-        `  curl -u ADMIN -H 'Content-Type: ${type}' --data-binary @${args.target} '${config.baseUrl}/rest/addon-pair/1/migration/wiki-export?${query}'\n` +
-        'Stop the server for the import itself (the embedded database serves one process), or use PostgreSQL (DATABASE_URL).',
-    );
-  }
+  if (pid !== undefined && args.dryRun && args.source === 'wiki-export') return { folder, pid };
   lockDataDir(folder)();
+  return undefined;
 }
 
 /**
@@ -158,10 +154,20 @@ export async function importFromCommand(
   const auth: SourceAuth | undefined =
     args.source === 'wiki-export' ? undefined : args.token !== undefined ? { token: args.token } : { user: args.user!, password: await io.readPassword() };
   const config = await io.loadConfig();
-  refuseWhileServed(config, args);
+  const server = refuseWhileServed(config, args);
+  const { reportText, exitCodeOf } = await import('../migration/report-text.ts');
+  const print = (report: MigrationReport) => {
+    io.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
+    return exitCodeOf(report);
+  };
+  if (server) {
+    const { runOnRunningServer } = await import('./command-socket.client.ts');
+    const cmd = { command: 'import-from wiki-export --dry-run', file: path.resolve(args.target), spaces: args.spaces } as const;
+    io.err(`  the addon-pair server (pid ${server.pid}) holds ${server.folder}: it runs the dry run, and writes nothing\n`);
+    return print(JSON.parse(await runOnRunningServer(server.folder, server.pid, cmd, (m) => io.err(`  ${m}\n`))) as MigrationReport);
+  }
   const { withContext } = await import('./admin.commands.ts');
   const { migrationDeps } = await import('../migration/migration-deps.ts');
-  const { reportText, exitCodeOf } = await import('../migration/report-text.ts');
   const withDeps: WithDeps = async <T>(fn: (deps: MigrationDeps) => Promise<T>) => {
     let out: T | undefined;
     await withContext(config, async (services) => {
@@ -175,6 +181,5 @@ export async function importFromCommand(
   } catch (err) {
     throw asOneLine(err);
   }
-  io.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
-  return exitCodeOf(report);
+  return print(report);
 }

@@ -6,6 +6,7 @@ import { startServer } from '../server.ts';
 import { demoCurlLines } from '../demo/demo-curl.ts';
 import { listenForCommands } from './command-socket.server.ts';
 import { userCommandServices } from './user-commands.ts';
+import { wikiExportDryRunner } from './export-dry-run.ts';
 
 /**
  * `serve`: run until SIGTERM or SIGINT, then stop accepting, drain and close the database. `embedded`: the
@@ -14,9 +15,16 @@ import { userCommandServices } from './user-commands.ts';
 export async function serveCommand(config: Config, embedded?: Promise<EmbeddedDatabase>): Promise<void> {
   const log = createLogger(config.logLevel);
   const running = await startServer(config, log, embedded);
-  // The embedded database serves this process alone: the command line's user and token commands come here.
+  // The embedded database serves this process alone: the command line's user and token commands, and its dry
+  // runs of an export, come here.
   const embeddedFolder = embeddedFolderOf(config);
-  const commands = embeddedFolder ? await listenForCommands(embeddedFolder, userCommandServices(running.services), log) : undefined;
+  const commands = embeddedFolder
+    ? await listenForCommands(
+        embeddedFolder,
+        { users: userCommandServices(running.services), wikiExportDryRun: wikiExportDryRunner(running.services, config.wikiExportMaxTextChars) },
+        log,
+      )
+    : undefined;
   const { baseUrl, adminUsername, adminPassword } = config;
   const database = config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}`;
   // A person at a terminal reads one line; a log collector (no TTY) gets the JSON line, as every other.

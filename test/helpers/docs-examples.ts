@@ -1,7 +1,8 @@
 // The shell examples of the documentation as steps a test can run, and the answers the text says they give.
 //
 // Conventions (docs/README.md "Shell examples"):
-// - A fenced block whose info string is exactly `sh` runs; `sh norun` (and any other language) does not.
+// - A fenced block whose info string is exactly `sh` runs; `sh norun` (and any other language) does not. A block
+//   may be indented (inside a list item); its closing fence has the same indentation.
 // - `<!-- expect -->` on the line before a fenced block makes that block the expected output of the `sh` block
 //   just before it: `json` blocks are compared as JSON values (one or more, as `jq` prints them), any other block
 //   as text (trailing white space of each line and blank lines at the end ignored).
@@ -25,12 +26,15 @@ export function docsSteps(markdown: string): DocsStep[] {
   const steps: DocsStep[] = [];
   let last: DocsStep | undefined;
   for (let i = 0; i < lines.length; i++) {
-    const open = /^```(.*)$/.exec(lines[i]!);
+    // A block inside a list item is indented like the item's text (docs/migration.md's steps): the same
+    // indentation closes it and is taken off its lines.
+    const open = /^( *)```(.*)$/.exec(lines[i]!);
     if (!open) continue;
-    const info = open[1]!.trim();
+    const indent = open[1]!;
+    const info = open[2]!.trim();
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
+    for (i++; i < lines.length && lines[i] !== `${indent}\`\`\``; i++) body.push(lines[i]!.startsWith(indent) ? lines[i]!.slice(indent.length) : lines[i]!);
     if (i >= lines.length) throw new Error(`unclosed code block at line ${start + 1}`);
     const text = body.join('\n');
     const marked = start > 0 && lines[start - 1]!.trim() === '<!-- expect -->';
@@ -113,12 +117,25 @@ function substitute(text: string, base: string, replace: Record<string, string> 
   return out;
 }
 
+/** This checkout's command line, which a page runs as `addon-pair` (as after `npm link`; docs/operations.md). */
+const CLI = path.resolve(import.meta.dirname, '../../bin/addon-pair.mjs');
+
+export interface PageRunOptions {
+  timeoutMs: number;
+  replace?: Record<string, string>;
+  /** Variables of the page's shell besides PATH, HOME and LANG (DATA_DIR, so `addon-pair` finds the test's server). */
+  env?: Record<string, string>;
+  /** Files the reader is said to have in the working folder (docs/migration.md's space export), by name. */
+  files?: Record<string, Uint8Array>;
+}
+
 /**
  * Runs the steps of one page in one bash session (`set -euo pipefail`, so variables carry over from block to
  * block and any failing command stops the page), with `http://localhost:8080` replaced by `base`. `curl` is
- * run with `--fail-with-body` unless the command reads the status itself (`-w`), so a 4xx or 5xx fails.
+ * run with `--fail-with-body` unless the command reads the status itself (`-w`), so a 4xx or 5xx fails;
+ * `addon-pair` is this checkout's command line.
  */
-export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: number; replace?: Record<string, string> }): PageRun {
+export function runPage(steps: DocsStep[], base: string, opts: PageRunOptions): PageRun {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-docs-'));
   try {
     const realCurl = execFileSync('bash', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
@@ -135,8 +152,10 @@ export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: numb
       ].join('\n'),
       { mode: 0o755 },
     );
+    fs.writeFileSync(path.join(bin, 'addon-pair'), `#!/usr/bin/env bash\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`, { mode: 0o755 });
     const work = path.join(dir, 'work');
     fs.mkdirSync(work);
+    for (const [name, bytes] of Object.entries(opts.files ?? {})) fs.writeFileSync(path.join(work, name), bytes);
     const out = (i: number, s: string) => path.join(dir, `${i}.${s}`);
     const script = [
       'set -euo pipefail',
@@ -150,7 +169,7 @@ export function runPage(steps: DocsStep[], base: string, opts: { timeoutMs: numb
     ].join('\n');
     const res = spawnSync('bash', ['-c', script], {
       cwd: work,
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, LANG: 'C.UTF-8' },
+      env: { ...opts.env, PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, LANG: 'C.UTF-8' },
       timeout: opts.timeoutMs,
       encoding: 'utf8',
     });

@@ -96,27 +96,72 @@ describe('the command line beside a running embedded server', SEVERAL_PROCESSES,
     }
   }, 120_000);
 
-  it('hands a dry run of an export to the running server: prints its upload command, which writes nothing', async () => {
+  it("runs an export's dry run in the server that holds the folder: the same report as the upload's, nothing written", async () => {
     server ??= await startServerProcess(env);
+    // Named entities.xml, as the upload spools its body, so that both reports name the same source.
     const file = path.join(dir, 'entities.xml');
-    writeEntitiesXml(file, { spaces: [{ id: 9, key: 'DRY', name: 'Dry', pages: [{ id: 900, title: 'P', body: '<p>p</p>' }] }] });
-    const r = await cli('import-from', 'wiki-export', file, '--space', 'DRY', '--dry-run');
-    expect(r.code).toBe(1);
-    expect(r.output).toContain('Run the dry run through that server instead');
-    expect(r.output).toContain(`curl -u ADMIN -H 'Content-Type: application/xml' --data-binary @${file} '`);
-    expect(r.output).toContain("/rest/addon-pair/1/migration/wiki-export?space=DRY&dryRun=true'");
-    // What the printed command does, against this server: the report of a dry run, and nothing written.
-    const upload = (query: string) =>
-      fetch(`${server!.url}/rest/addon-pair/1/migration/wiki-export?${query}`, {
-        method: 'POST',
-        headers: { ...basic('admin', 'cli-admin'), 'Content-Type': 'application/xml' },
-        body: fs.readFileSync(file),
-      });
-    const answer = await upload('space=DRY&dryRun=true');
-    expect(answer.status).toBe(200);
-    expect(((await answer.json()) as { units: { outcome: string }[] }).units.map((u) => u.outcome)).toEqual(['would-import']);
-    expect(await fetch(`${server!.url}/rest/api/admin/space`, { headers: basic('admin', 'cli-admin') }).then(async (x) => ((await x.json()) as { results: { key: string }[] }).results.map((s) => s.key))).not.toContain('DRY');
-  }, 120_000);
+    writeEntitiesXml(file, {
+      users: [{ name: 'dryrun-olivia' }],
+      spaces: [{ id: 9, key: 'DRY', name: 'Dry', pages: [{ id: 900, title: 'P', body: '<p>p</p>', creator: 'dryrun-olivia', comments: [{ id: 901, body: '<p>c</p>' }] }] }],
+    });
+    const run = async (...args: string[]) => {
+      const r = runCli(args, env);
+      let stdout = '';
+      r.child.stdout!.on('data', (d) => (stdout += String(d)));
+      return { ...(await r.done), stdout };
+    };
+    const text = await run('import-from', 'wiki-export', file, '--space', 'DRY', '--dry-run');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('space DRY: would-import (dry run: counts of what would be written)');
+    expect(text.stdout).toContain('  pages: 1 created, 0 updated, 0 unchanged');
+    expect(text.stdout).toContain('dryrun-olivia');
+    // Its progress (on standard error) says who runs it.
+    expect(text.output).toMatch(/the addon-pair server \(pid \d+\) holds .*: it runs the dry run, and writes nothing/);
+    expect(text.output).toMatch(/\n {2}reading entities\.xml: entities\.xml, [\d.]+ MB\n/);
+    expect(text.stdout).not.toContain('reading entities.xml');
+
+    // --json: the very report the server's upload answers for the same file and query.
+    const json = await run('import-from', 'wiki-export', file, '--space', 'DRY', '--dry-run', '--json');
+    expect(json.code).toBe(0);
+    const upload = await fetch(`${server!.url}/rest/addon-pair/1/migration/wiki-export?space=DRY&dryRun=true`, {
+      method: 'POST',
+      headers: { ...basic('admin', 'cli-admin'), 'Content-Type': 'application/xml' },
+      body: fs.readFileSync(file),
+    });
+    expect(upload.status).toBe(200);
+    const cliReport = JSON.parse(json.stdout) as { dryRun: boolean; units: { outcome: string }[] };
+    expect(cliReport).toEqual(await upload.json());
+    expect(cliReport.dryRun).toBe(true);
+    expect(cliReport.units.map((u) => u.outcome)).toEqual(['would-import']);
+
+    // Nothing was written: no space, no page, no user; the server still holds its folder and answers.
+    const admin = basic('admin', 'cli-admin');
+    const spaces = (await fetch(`${server!.url}/rest/api/admin/space`, { headers: admin }).then((x) => x.json())) as { results: { key: string }[] };
+    expect(spaces.results.map((s) => s.key)).not.toContain('DRY');
+    expect((await fetch(`${server!.url}/rest/api/content/900`, { headers: admin })).status).toBe(404);
+    expect((await fetch(`${server!.url}/rest/api/2/user?username=dryrun-olivia`, { headers: admin })).status).toBe(404);
+    // The real import still needs the folder, which the server keeps.
+    const real = await cli('import-from', 'wiki-export', file, '--space', 'DRY');
+    expect(real.code).toBe(1);
+    expect(real.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
+
+    // A file that is not an export: the server's one line, exit 1.
+    const junk = path.join(dir, 'junk.xml');
+    fs.writeFileSync(junk, '<?xml version="1.0"?><hibernate-generic></hibernate-generic>');
+    const bad = await cli('import-from', 'wiki-export', junk, '--dry-run');
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain('junk.xml holds no Space object: not a wiki space export');
+    expect((await fetch(`${server!.url}/status`)).status).toBe(200);
+
+    // Had a dry run written anything, the real import would find it unchanged: it creates all of it.
+    const imported = await fetch(`${server!.url}/rest/addon-pair/1/migration/wiki-export?space=DRY`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/xml' },
+      body: fs.readFileSync(file),
+    });
+    const after = (await imported.json()) as { units: { outcome: string; counts: Record<string, { created: number }> }[] };
+    expect(after.units.map((u) => [u.outcome, u.counts.users?.created, u.counts.pages?.created, u.counts.comments?.created])).toEqual([['imported', 1, 1, 1]]);
+  }, 180_000);
 
   it('answers malformed, unknown and oversized input on the socket with an error and keeps serving', async () => {
     expect(JSON.parse(await sendRaw(socket, 'not json\n'))).toEqual({ ok: false, error: 'The command is not JSON.' });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDataDir, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { compareAnswer, docsSteps, runPage } from '../helpers/docs-examples.ts';
+import { writeExportZip, type ExportDescription } from '../helpers/wiki-export-builder.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,6 +29,7 @@ const PAGES = [
   'docs/openapi.md',
   'docs/observability.md',
   'docs/configuration.md',
+  'docs/security.md',
   'docs/operations.md',
   'docs/architecture.md',
   'docs/performance.md',
@@ -37,6 +39,34 @@ const PAGES = [
 /** A webhook receiver on a free port of 127.0.0.1 that answers every request 200 and prints its port. */
 const RECEIVER = `const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => r.end('thanks')); });
 s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
+
+/**
+ * The space export docs/migration.md's "Migration day" starts from (Confluence-space-export-SRE.xml.zip, as the
+ * wiki names it): a space SRE whose page holds a code box and a comment, written by quinn.
+ */
+const SRE_EXPORT: ExportDescription = {
+  users: [{ name: 'quinn', displayName: 'Quinn' }],
+  spaces: [
+    {
+      id: 98400,
+      key: 'SRE',
+      name: 'Site reliability',
+      homePageId: 885001,
+      pages: [
+        {
+          id: 885001,
+          title: 'Deploy',
+          creator: 'quinn',
+          version: 3,
+          body:
+            '<p>Deploy</p><ac:structured-macro ac:name="advanced-codeblock-macro" ac:schema-version="1" ' +
+            'ac:macro-id="7e1d0000-0000-4000-8000-000000000101"><ac:plain-text-body><![CDATA[./deploy.sh prod]]></ac:plain-text-body></ac:structured-macro>',
+          comments: [{ id: 885002, body: '<p>Run it after six.</p>', creator: 'quinn' }],
+        },
+      ],
+    },
+  ],
+};
 
 const hasJq = (() => {
   try {
@@ -96,6 +126,10 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
   let receiver: ChildProcess | undefined;
   let receiverBase = '';
   const replace = () => ({ 'http://127.0.0.1:9000': receiverBase });
+  // What every page's shell has besides the server: `addon-pair` finds the server's folder, and the files the
+  // pages say the reader has are in its working folder.
+  const pageEnv = () => ({ DATA_DIR: dataDir!, LOG_LEVEL: 'warn' });
+  const files: Record<string, Uint8Array> = {};
   beforeAll(async () => {
     receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
     receiverBase = await new Promise<string>((resolve, reject) => {
@@ -104,6 +138,10 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
     });
     // A migrated folder of its own (the demo data is still seeded at the start): no initdb in the server.
     dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-docs-')));
+    const zip = path.join(dataDir, '..', `ops-export-${process.pid}.zip`);
+    writeExportZip(zip, SRE_EXPORT);
+    files['Confluence-space-export-SRE.xml.zip'] = fs.readFileSync(zip);
+    fs.rmSync(zip);
     server = await startServerProcess(
       { DATA_DIR: dataDir, DEMO: '1', ADMIN_PASSWORD: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOWLIST: `${receiverBase}/hooks`, WEBHOOK_POLL_MS: '100' },
       120_000,
@@ -136,7 +174,7 @@ describe.skipIf(!hasJq)('the shell examples of the documentation, against a fres
     it(`${page}: every sh block runs and answers as written`, () => {
       const steps = docsSteps(fs.readFileSync(path.join(ROOT, page), 'utf8'));
       if (steps.length === 0) return;
-      const run = runPage(steps, server.url, { timeoutMs: 90_000, replace: replace() });
+      const run = runPage(steps, server.url, { timeoutMs: 90_000, replace: replace(), env: pageEnv(), files });
       if (run.failed !== undefined) {
         const step = steps[run.failed];
         const output = run.outputs[run.failed];
