@@ -143,6 +143,7 @@ const envSchema = z.object({
   WEBHOOK_DELIVERY_NICE: intFrom('WEBHOOK_DELIVERY_NICE', 10, 0, 19),
   MIGRATION_UPLOAD_MAX_MB: intFrom('MIGRATION_UPLOAD_MAX_MB', 2048, 1, 1_048_576),
   WIKI_EXPORT_MAX_TEXT_MB: intFrom('WIKI_EXPORT_MAX_TEXT_MB', 64, 1, 1024),
+  SOURCE_MAX_ANSWER_MB: intFrom('SOURCE_MAX_ANSWER_MB', 64, 1, 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: intFrom('DB_POOL_MAX', 10, 1, 500),
   SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
@@ -227,6 +228,8 @@ export type Config = Readonly<{
   migrationUploadMaxBytes: number;
   /** Longest node (text, CDATA) of a wiki export's entities.xml, in characters (WIKI_EXPORT_MAX_TEXT_MB). */
   wikiExportMaxTextChars: number;
+  /** Largest answer of a live import's source (a wiki's or tracker's REST) read, in bytes (SOURCE_MAX_ANSWER_MB). */
+  sourceMaxAnswerBytes: number;
   logLevel: string;
   dbPoolMax: number;
   shutdownGraceMs: number;
@@ -341,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     migrationUploadMaxBytes: e.MIGRATION_UPLOAD_MAX_MB * 1024 * 1024,
     wikiExportMaxTextChars: e.WIKI_EXPORT_MAX_TEXT_MB * 1024 * 1024,
+    sourceMaxAnswerBytes: e.SOURCE_MAX_ANSWER_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
     dbPoolMax: e.DB_POOL_MAX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -117,7 +117,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
   const directory = createDirectoryFeature(ctx);
   const wiki = createWikiFeature(ctx);
   const tracker = createTrackerFeature(ctx);
-  const codeblocks = createCodeblocksFeature(ctx);
+  const codeblocks = createCodeblocksFeature(ctx, wiki.services);
   const fieldeditor = createFieldeditorFeature(ctx);
   const web = createWebFeature(ctx);
   const webhooks = createWebhooksFeature(ctx);

@@ -85,15 +85,22 @@ export function parseImportFrom(argv: string[], env: NodeJS.ProcessEnv): ImportF
 type WithDeps = <T>(fn: (deps: MigrationDeps) => Promise<T>) => Promise<T>;
 
 /** The import of one source. A wiki source is opened before the database, so input it refuses writes nothing. */
-async function runSource(args: ImportFromArgs, withDeps: WithDeps, auth: SourceAuth | undefined, progress: (m: string) => void, maxTextChars: number): Promise<MigrationReport> {
+/** The bounds of what a source may make the import hold (WIKI_EXPORT_MAX_TEXT_MB, SOURCE_MAX_ANSWER_MB). */
+interface SourceLimits {
+  maxTextChars: number;
+  maxAnswerBytes: number;
+}
+
+async function runSource(args: ImportFromArgs, withDeps: WithDeps, auth: SourceAuth | undefined, progress: (m: string) => void, limits: SourceLimits): Promise<MigrationReport> {
+  const { maxTextChars, maxAnswerBytes } = limits;
   const sources = await import('../migration/import-sources.ts');
   if (args.source === 'tracker') {
-    return withDeps((deps) => sources.importTrackerSource(deps, { url: args.target, auth: auth!, fields: args.fields, dryRun: args.dryRun, progress }));
+    return withDeps((deps) => sources.importTrackerSource(deps, { url: args.target, auth: auth!, fields: args.fields, dryRun: args.dryRun, progress, maxAnswerBytes }));
   }
   const source =
     args.source === 'wiki-export'
       ? await sources.openWikiExportSource(args.target, { progress, maxTextChars })
-      : await sources.openWikiRestSource({ url: args.target, auth: auth!, progress });
+      : await sources.openWikiRestSource({ url: args.target, auth: auth!, progress, maxAnswerBytes });
   try {
     const { importWikiSpaces } = await import('../migration/wiki/space-writer.ts');
     return await withDeps((deps) => importWikiSpaces(deps, source, { spaces: args.spaces, dryRun: args.dryRun, progress }));
@@ -177,7 +184,10 @@ export async function importFromCommand(
   };
   let report: MigrationReport;
   try {
-    report = await runSource(args, withDeps, auth, (m) => io.err(`  ${m}\n`), config.wikiExportMaxTextChars);
+    report = await runSource(args, withDeps, auth, (m) => io.err(`  ${m}\n`), {
+      maxTextChars: config.wikiExportMaxTextChars,
+      maxAnswerBytes: config.sourceMaxAnswerBytes,
+    });
   } catch (err) {
     throw asOneLine(err);
   }

@@ -5,6 +5,7 @@ import type { Generation } from './generation.ts';
 import { SERVLETS, TAG } from './codeblocks.openapi-schemas.ts';
 import { codeblocksEndpoints } from './codeblocks.endpoints.ts';
 import { servletEndpoints } from './servlet-redirect.endpoints.ts';
+import { contentListEndpoints } from './content-list.endpoints.ts';
 
 export function codeblocksApi(generation: Generation): ApiDescription {
   return {
@@ -15,13 +16,13 @@ export function codeblocksApi(generation: Generation): ApiDescription {
       `(CODEBLOCKS_COMPAT 5, 4 and 3.4) are described; this server answers as generation ${generation.id}.`,
     bases: [''],
     tags: [
-      { name: TAG, description: 'E1-E3 under /rest/advancedcodeblocks/1' },
+      { name: TAG, description: 'E1-E3 under /rest/advancedcodeblocks/1, and the list of content that holds code boxes (this server\'s own)' },
       { name: SERVLETS, description: 'Redirects of the oldest generation, kept for old scripts' },
     ],
     // Each operation declares its errors in its own format (codeblocks.openapi-schemas.ts); the servlet redirects
     // are open routes, outside the API mount and its limits.
     groups: [
-      { errors: {}, limited: true, operations: codeblocksEndpoints },
+      { errors: {}, limited: true, operations: [...codeblocksEndpoints, ...contentListEndpoints] },
       { errors: {}, operations: servletEndpoints },
     ],
   };

@@ -18,6 +18,8 @@ import { RemoteTemplateFetcher } from './remote/remote-template.ts';
 import { servletEndpoints } from './servlet-redirect.endpoints.ts';
 import { codeboxIndexer } from './codebox-indexer.ts';
 import { DownloadFastPath } from './download-fast-path.ts';
+import { BoxedContentService, type ContentSummaries } from './content-list.service.ts';
+import { contentListEndpoints } from './content-list.endpoints.ts';
 
 function createCodeblocksService({ config, db, log }: FeatureContext): CodeblocksService {
   const allowlist = new OutboundAllowlist(config.outboundAllowlist);
@@ -34,8 +36,10 @@ function createCodeblocksService({ config, db, log }: FeatureContext): Codeblock
   });
 }
 
-export function createCodeblocksFeature(ctx: FeatureContext): Feature<CodeblocksService, { wiki: WikiHookSet }> {
+/** `wiki.content`: the wiki's listing, which the list of content holding code boxes narrows (content-list.service.ts). */
+export function createCodeblocksFeature(ctx: FeatureContext, wiki: { content: ContentSummaries }): Feature<CodeblocksService, { wiki: WikiHookSet }> {
   const codeblocks = createCodeblocksService(ctx);
+  const boxedContent = new BoxedContentService(ctx.db.knex, wiki.content);
   const { config, db } = ctx;
   const generation = generationOf(config.codeblocksCompat);
   const { baseUrl, contextPath } = config;
@@ -62,6 +66,7 @@ export function createCodeblocksFeature(ctx: FeatureContext): Feature<Codeblocks
               { codeblocks, generation, baseUrl, listBodies: blockTextCache(db.changes, 'codeblocks_list_bodies') },
               { mountedAt: REST_BASE },
             ),
+            buildRouter(contentListEndpoints, { boxedContent }, { mountedAt: REST_BASE }),
           ],
         },
       ],

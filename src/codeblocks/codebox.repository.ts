@@ -79,6 +79,21 @@ export class CodeboxRepository {
   }
 }
 
+/** The ids of every content the index holds a box of, as a subquery (the wiki's listing narrows to it). */
+export function contentHoldingBoxes(knex: Knex): Knex.QueryBuilder {
+  return knex('codeboxes').select('content_id');
+}
+
+/** How many boxes each of these contents holds (nested ones included), by content id. */
+export async function countBoxes(knex: Knex, contentIds: readonly number[]): Promise<Map<number, number>> {
+  if (contentIds.length === 0) return new Map();
+  const rows = (await knex('codeboxes').whereIn('content_id', contentIds).groupBy('content_id').select('content_id', knex.raw('count(*)::int as boxes'))) as {
+    content_id: number | string;
+    boxes: number;
+  }[];
+  return new Map(rows.map((r) => [Number(r.content_id), r.boxes]));
+}
+
 /** One row of the `codeboxes` index, as stored (jsonb values already serialised). */
 export interface CodeboxRow {
   macro_id: string;

@@ -21,7 +21,7 @@ function formatOf(req: Request): Format {
   // Express routes ignore case and a trailing slash; the error format must match what the route answers.
   const path = req.path.toLowerCase().replace(/\/+$/, '');
   if (path === PATHS.listXml) return 'xml';
-  if (path === PATHS.listJson) return 'json';
+  if (path === PATHS.listJson || path === PATHS.contentList) return 'json';
   return 'text';
 }
 

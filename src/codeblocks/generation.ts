@@ -66,6 +66,8 @@ export const PATHS = {
   code: '/code',
   listXml: '/download_list/xml',
   listJson: '/download_list/json',
+  /** This server's own (not in the original add-on): the content of a space that holds code boxes. */
+  contentList: '/content_list/json',
   servletCode: `${SERVLET_BASE}/advanced-codeblock-macro-downloadcode`,
   servletList: `${SERVLET_BASE}/advanced-codeblock-macro-downloadlist`,
 } as const;

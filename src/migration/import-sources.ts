@@ -12,7 +12,7 @@ export async function openWikiExportSource(file: string, opts: { progress: (m: s
 }
 
 /** A live wiki over its content REST. */
-export async function openWikiRestSource(opts: { url: string; auth: SourceAuth; progress: (m: string) => void }): Promise<WikiSource> {
+export async function openWikiRestSource(opts: { url: string; auth: SourceAuth; progress: (m: string) => void; maxAnswerBytes?: number }): Promise<WikiSource> {
   const { openWikiRest } = await import('./wiki-rest/wiki-rest-source.ts');
   return openWikiRest(opts);
 }
@@ -20,7 +20,7 @@ export async function openWikiRestSource(opts: { url: string; auth: SourceAuth; 
 /** A live tracker running the original field editor. */
 export async function importTrackerSource(
   deps: MigrationDeps,
-  opts: { url: string; auth: SourceAuth; fields?: string[]; dryRun: boolean; progress: (m: string) => void },
+  opts: { url: string; auth: SourceAuth; fields?: string[]; dryRun: boolean; progress: (m: string) => void; maxAnswerBytes?: number },
 ): Promise<MigrationReport> {
   const { importFromTracker } = await import('./tracker-rest/tracker-import.ts');
   return importFromTracker(deps, opts);

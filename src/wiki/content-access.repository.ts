@@ -61,7 +61,7 @@ export async function selectViewDecision(q: Knex, contentId: number, userId: num
  * out. `listViewable` and `decideView` (content-access.ts) must agree on every row; test/integration/wiki/listing.test.ts
  * compares them.
  */
-const LIST_SQL = `
+const LIST_SQL_TEMPLATE = `
 with recursive mine as (select gm.group_id from group_members gm where gm.user_id = :userId),
 readable as (
   select sp.space_id from space_permissions sp
@@ -74,6 +74,7 @@ cand as (
      and c.space_id in (select space_id from readable)
      and (:spaceKey::text is null or s.key = :spaceKey::text)
      and (:title::text is null or c.title = :title::text)
+     /*AMONG*/
 ),
 chain as (
   select cand.id as start_id, c.id, c.status, c.parent_id, c.container_id, c.read_restricted
@@ -96,11 +97,19 @@ select cand.id from cand
  order by cand.id
  offset :start limit :limitPlusOne`;
 
+// `among` narrows the candidates to the ids a subquery selects (an add-on's index, e.g. the code boxes); the
+// rule itself is the same text in both statements.
+const LIST_SQL = LIST_SQL_TEMPLATE.replace('/*AMONG*/', '');
+const LIST_AMONG_SQL = LIST_SQL_TEMPLATE.replace('/*AMONG*/', 'and c.id in :among');
+
 /** One page of ids LIST_SQL answers (one more than the page when a next page exists). */
 export async function selectViewableIds(
   q: Knex,
-  p: { userId: number; type: ContentType; spaceKey: string | null; title: string | null; start: number; limitPlusOne: number },
+  p: { userId: number; type: ContentType; spaceKey: string | null; title: string | null; start: number; limitPlusOne: number; among?: Knex.QueryBuilder },
 ): Promise<number[]> {
-  const result = (await q.raw(LIST_SQL, p)) as { rows: { id: number }[] };
+  // A query builder as a named binding is written into the statement as a parenthesised subquery (its own
+  // values stay bound).
+  const { among, ...rest } = p;
+  const result = (await (among ? q.raw(LIST_AMONG_SQL, { ...rest, among }) : q.raw(LIST_SQL, rest))) as { rows: { id: number }[] };
   return result.rows.map((r) => r.id);
 }

@@ -39,6 +39,11 @@ export interface ListFilter {
   spaceKey?: string | undefined;
   type: ContentType;
   title?: string | undefined;
+  /**
+   * Only content whose id this subquery selects: how an add-on lists the viewable content its own index holds
+   * (the code boxes) without a second view rule. The wiki never looks inside it.
+   */
+  among?: Knex.QueryBuilder | undefined;
 }
 
 /**
@@ -46,5 +51,5 @@ export interface ListFilter {
  * next page exists. Nothing is listed for anonymous callers.
  */
 export async function listViewable(q: Knex, user: AuthUser, filter: ListFilter, start: number, limit: number): Promise<number[]> {
-  return selectViewableIds(q, { userId: user.id, type: filter.type, spaceKey: filter.spaceKey ?? null, title: filter.title ?? null, start, limitPlusOne: limit + 1 });
+  return selectViewableIds(q, { userId: user.id, type: filter.type, spaceKey: filter.spaceKey ?? null, title: filter.title ?? null, start, limitPlusOne: limit + 1, ...(filter.among ? { among: filter.among } : {}) });
 }

@@ -33,6 +33,11 @@ export interface ContentSummary {
   title: string;
 }
 
+/** A summary with its container's (a comment's page or blog post). */
+export interface ContentSummaryWithContainer extends ContentSummary {
+  container: ContentSummary | undefined;
+}
+
 const ROW = ['id', 'type', 'status', 'title', 'space_id', 'parent_id', 'container_id', 'version', 'body'];
 
 /** Contents joined to what a ContentRecord adds: the space, and the user who saved the current version. */
@@ -79,6 +84,28 @@ export const contentRepository = {
     if (ids.length === 0) return [];
     const rows = (await recordSource(q).whereIn('c.id', ids).select(RECORD_COLUMNS)) as ContentRecord[];
     const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  },
+
+  /** Titles of several contents with their containers' (no bodies), in the order of `ids`. */
+  async findSummaries(q: Knex, ids: number[]): Promise<ContentSummaryWithContainer[]> {
+    if (ids.length === 0) return [];
+    const rows = (await q('contents as c')
+      .leftJoin('contents as k', 'k.id', 'c.container_id')
+      .whereIn('c.id', ids)
+      .select('c.id', 'c.type', 'c.status', 'c.title', 'k.id as container_id', 'k.type as container_type', 'k.status as container_status', 'k.title as container_title')) as {
+      id: number; type: ContentType; status: string; title: string;
+      container_id: number | null; container_type: ContentType | null; container_status: string | null; container_title: string | null;
+    }[];
+    const byId = new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id, type: r.type, status: r.status, title: r.title,
+          container: r.container_id === null ? undefined : { id: r.container_id, type: r.container_type!, status: r.container_status!, title: r.container_title! },
+        },
+      ]),
+    );
     return ids.flatMap((id) => byId.get(id) ?? []);
   },
 

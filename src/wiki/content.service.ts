@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../platform/events/change-feed.ts';
 import { wikiWrite } from './wiki-write.ts';
 import { isAdministrator, type AuthUser } from '../platform/auth/auth-user.ts';
 import { decideView, listViewable, type ContentType, type ListFilter } from './content-access.ts';
-import { contentRepository as contents, type ContentRecord, type ContentSummary } from './content.repository.ts';
+import { contentRepository as contents, type ContentRecord, type ContentSummary, type ContentSummaryWithContainer } from './content.repository.ts';
 import { spacesRepository as spaces, type SpaceRow } from './spaces.repository.ts';
 import { prepareStorage } from './content-storage.ts';
 import type { ContentIndexers } from './content-indexer.ts';
@@ -69,6 +69,16 @@ export class ContentService {
     const q = this.knex;
     const ids = await listViewable(q, user, filter, start, limit);
     return this.views(q, pageOf(ids, start, limit), expand);
+  }
+
+  /**
+   * As `list`, titles only (no bodies, no versions): one page of the content the user may view, with each
+   * comment's container. For listings of many items, such as the content an add-on's index narrows to.
+   */
+  async summaries(user: AuthUser, filter: ListFilter, start: number, limit: number): Promise<Page<ContentSummaryWithContainer>> {
+    const q = this.knex;
+    const page = pageOf(await listViewable(q, user, filter, start, limit), start, limit);
+    return { ...page, results: await contents.findSummaries(q, page.results) };
   }
 
   /**

@@ -28,13 +28,15 @@ export interface TrackerImportOptions {
   progress: (m: string) => void;
   /** Per request to the source (tests shorten it). */
   timeoutMs?: number;
+  /** The largest answer read (SOURCE_MAX_ANSWER_MB); source-http.ts's default without it. */
+  maxAnswerBytes?: number;
 }
 
 /** Thrown inside a dry run's transaction to roll it back after the writes were counted. */
 class DryRunRollback extends Error {}
 
 export async function importFromTracker(deps: MigrationDeps, opts: TrackerImportOptions): Promise<MigrationReport> {
-  const client = new SourceClient({ url: opts.url, auth: opts.auth, timeoutMs: opts.timeoutMs });
+  const client = new SourceClient({ url: opts.url, auth: opts.auth, timeoutMs: opts.timeoutMs, maxAnswerBytes: opts.maxAnswerBytes });
   const reader = new TrackerReader(client, opts.progress);
   const report: MigrationReport = { source: `tracker ${client.base.href}`, dryRun: opts.dryRun, units: [], usersWithoutPassword: [], warnings: [] };
   const all = await reader.fields();

@@ -19,6 +19,8 @@ export interface WikiRestOptions {
   retryPausesMs?: readonly number[];
   /** For tests: a stand-in for the global fetch. */
   fetchImpl?: typeof fetch;
+  /** The largest answer read (SOURCE_MAX_ANSWER_MB); source-http.ts's default without it. */
+  maxAnswerBytes?: number;
 }
 
 const SPACE_EXPAND = 'description.plain,homepage';
@@ -95,6 +97,7 @@ export async function openWikiRest(opts: WikiRestOptions): Promise<WikiSource> {
     auth: opts.auth,
     ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
     ...(opts.fetchImpl === undefined ? {} : { fetchImpl: opts.fetchImpl }),
+    ...(opts.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: opts.maxAnswerBytes }),
   });
   await client.getJson('rest/api/space', { limit: 1 }, restSpaceList);
   // From here on a read that fails for a passing cause is tried again (the first one fails at once).

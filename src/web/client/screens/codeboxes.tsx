@@ -97,26 +97,89 @@ function SpaceList() {
   );
 }
 
+interface Boxed {
+  contentId: number;
+  contentTitle: string;
+  contentType: string;
+  codeBoxes: number;
+  container?: { contentId: number; contentTitle: string; contentType: string };
+}
+
+/** The content list shows the first 100 pages by id; the first 100 boxed pages by id are then all its marks. */
+const LIST_LIMIT = 100;
+
+const boxesText = (n: number) => (n === 1 ? '1 code box' : `${n} code boxes`);
+
+/** The content of one type in the space that holds code boxes (the server applies the view rule). */
+function boxedOf(spaceKey: string, type: 'page' | 'blogpost' | 'comment') {
+  return api<{ results: Boxed[]; isLastPage: boolean }>('GET', `${CB}/content_list/json${qs({ spaceKey, type, limit: LIST_LIMIT })}`);
+}
+
 function ContentList({ spaceKey }: { spaceKey: string }) {
   const [content, setContent] = useState<Content[]>();
+  const [boxedPages, setBoxedPages] = useState<Map<string, number>>();
+  const [others, setOthers] = useState<{ items: Boxed[]; more: boolean }>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    api<Paged<Content>>('GET', `/rest/api/content${qs({ spaceKey, limit: 100 })}`).then((p) => setContent(p.results), (e) => setError(errorText(e)));
+    api<Paged<Content>>('GET', `/rest/api/content${qs({ spaceKey, limit: LIST_LIMIT })}`).then((p) => setContent(p.results), (e) => setError(errorText(e)));
+    Promise.all([boxedOf(spaceKey, 'page'), boxedOf(spaceKey, 'blogpost'), boxedOf(spaceKey, 'comment')]).then(
+      ([pages, posts, comments]) => {
+        setBoxedPages(new Map(pages.results.map((b) => [String(b.contentId), b.codeBoxes])));
+        setOthers({ items: [...posts.results, ...comments.results], more: !posts.isLastPage || !comments.isLastPage });
+      },
+      (e) => setError(errorText(e)),
+    );
   }, [spaceKey]);
+  const marked = content && boxedPages ? content.filter((c) => boxedPages.has(String(c.id))).length : undefined;
   return (
     <>
       <h1 id="codeboxes-title">Content of {spaceKey}</h1>
       <ErrorMessage error={error} />
       {!content && !error && <Loading />}
       {content && content.length === 0 && <p class="muted">Nothing here that you may view.</p>}
-      {content && (
-        <ul class="links">
-          {content.map((c) => (
-            <li key={c.id} data-testid="content-row" data-content-id={c.id}>
-              <a href={href('codeboxes', spaceKey, c.id)}>{c.title}</a> <span class="muted">{c.type}</span>
-            </li>
-          ))}
-        </ul>
+      {content && content.length > 0 && (
+        <>
+          <h2>Pages</h2>
+          {marked !== undefined && (
+            <p class="muted" data-testid="codebox-page-count">
+              {marked === 0 ? 'No page here holds a code box.' : `${marked} of ${content.length} pages hold code boxes (marked).`}
+            </p>
+          )}
+          <ul class="links">
+            {content.map((c) => {
+              const boxes = boxedPages?.get(String(c.id));
+              return (
+                <li key={c.id} data-testid="content-row" data-content-id={c.id}>
+                  <a href={href('codeboxes', spaceKey, c.id)}>{c.title}</a> <span class="muted">{c.type}</span>{' '}
+                  {boxes !== undefined && (
+                    <span class="badge codebox-mark" data-testid="codebox-page" data-boxes={boxes}>
+                      {boxesText(boxes)}
+                    </span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {others && (
+        <>
+          <h2>Blog posts and comments with code boxes</h2>
+          {others.items.length === 0 && <p class="muted">No blog post or comment here holds a code box.</p>}
+          <ul class="links">
+            {others.items.map((b) => (
+              <li key={b.contentId} data-testid="codebox-content" data-content-id={b.contentId} data-type={b.contentType}>
+                <a href={href('codeboxes', spaceKey, b.contentId)}>{b.contentTitle}</a>{' '}
+                <span class="muted">
+                  {b.contentType === 'comment' ? 'comment' : 'blog post'}
+                  {b.container && ` on ${b.container.contentTitle}`}
+                </span>{' '}
+                <span class="badge codebox-mark">{boxesText(b.codeBoxes)}</span>
+              </li>
+            ))}
+          </ul>
+          {others.more && <p class="muted">Only the first {LIST_LIMIT} of each kind are shown; open any other by its id.</p>}
+        </>
       )}
     </>
   );
