@@ -5,7 +5,8 @@
  * - the platform imports no feature;
  * - HTTP routers and endpoint declarations do not touch the database (no Knex, no repository): handlers parse,
  *   call a service, answer;
- * - a field-editor room imports only access/, the field editor's root files and itself;
+ * - a field-editor room imports only access/, shared/ and itself; the field editor's top level is its wiring, which
+ *   no room imports;
  * - webhooks (an add-on of the field editor) import none of its code, and nothing but the composition imports them.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -51,12 +52,22 @@ module.exports = {
       severity: 'error',
       comment:
         'A field-editor room (a folder of src/fieldeditor/) reaches another room only through a service passed in ' +
-        '(its type may be imported): it imports access/, the root files (src/fieldeditor/*.ts) and itself. ' +
-        'fieldeditor.feature.ts and fieldeditor.endpoints.ts at the root wire the rooms; description/ (the M4 document, ' +
-        'built from every declaration) and compat-1.1/ (API 1.1, declared over the options room) describe the rooms ' +
-        'and own no table, so they may import them; no room imports them.',
+        '(its type may be imported): it imports access/, shared/ (errors, schemas, presenters, topics, paths and ' +
+        'the model several rooms share) and itself. description/ (the M4 document, built from every declaration) ' +
+        'and compat-1.1/ (API 1.1, declared over the options room) describe the rooms and own no table, so they ' +
+        'may import them; no room imports them.',
       from: { path: '^src/fieldeditor/([^/]+)/', pathNot: '^src/fieldeditor/(description|compat-1\\.1)/' },
-      to: { path: '^src/fieldeditor/[^/]+/', pathNot: '^src/fieldeditor/($1|access)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/fieldeditor/[^/]+/', pathNot: '^src/fieldeditor/($1|access|shared)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'fieldeditor-top-level-is-wiring',
+      severity: 'error',
+      comment:
+        'The top level of src/fieldeditor/ holds only its wiring (fieldeditor.feature.ts builds the services, ' +
+        'fieldeditor.endpoints.ts lists every endpoint), which imports the rooms; what several rooms share lives in ' +
+        'shared/. So no room imports a top-level file, except description/, which describes the endpoint list.',
+      from: { path: '^src/fieldeditor/[^/]+/', pathNot: '^src/fieldeditor/description/' },
+      to: { path: '^src/fieldeditor/[^/]+\\.ts$' },
     },
     {
       name: 'webhooks-stand-beside-the-field-editor',

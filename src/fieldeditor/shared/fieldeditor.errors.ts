@@ -1,7 +1,7 @@
-import type { ErrorRenderer } from '../platform/http/error-handler.ts';
-import { AppError } from '../platform/http/app-error.ts';
-import { LOGIN_BUSY } from '../platform/http/platform.errors.ts';
-import type { VersionRule } from '../platform/openapi/operation.ts';
+import type { ErrorRenderer } from '../../platform/http/error-handler.ts';
+import { AppError } from '../../platform/http/app-error.ts';
+import { LOGIN_BUSY } from '../../platform/http/platform.errors.ts';
+import type { VersionRule } from '../../platform/openapi/operation.ts';
 
 /**
  * The error registry of the field-editor API (its codes, sub-codes and messages; the options room's own refusals
