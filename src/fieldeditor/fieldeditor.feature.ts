@@ -76,8 +76,8 @@ function createFieldeditor({ db, config, jobs }: FeatureContext, eventLog: Event
 
 export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldeditor, { directory: DirectoryHookSet }> {
   const { config, db } = ctx;
-  // EVENT_LOG_WRITES=0 (benchmarks only) stops writing the event log.
-  const eventLog = new EventLog(config.eventLogWrites);
+  // Off only in the event log's benchmark (platform/test-knobs.ts), to measure what writing it costs.
+  const eventLog = new EventLog(ctx.knobs.eventLogWrites);
   const fe = createFieldeditor(ctx, eventLog);
   const { contextPath } = config;
   return {
