@@ -7,8 +7,25 @@
  *   call a service, answer;
  * - a field-editor room imports only access/, shared/ and itself; the field editor's top level is its wiring, which
  *   no room imports;
+ * - src/migration/ writes other features' data through their exports for importers, never a repository;
  * - webhooks (an add-on of the field editor) import none of its code, and nothing but the composition imports them.
  */
+/**
+ * The files of src/migration/ that still reach another feature's repository (or a repository of their own that
+ * writes another feature's tables) directly. Issue 43 moves them, feature by feature, onto what the owning feature
+ * exports for importers: this list only ever SHRINKS; a file leaves it when it writes through such an export.
+ */
+const MIGRATION_STILL_ON_REPOSITORIES = [
+  'src/migration/wiki/space-writer\\.ts$', // wiki: spaces repository; its own space-writer.repository.ts
+  'src/migration/wiki/space-content\\.ts$', // wiki: restrictions repository; space-writer.repository.ts
+  'src/migration/wiki/space-people\\.ts$', // directory: users and groups repositories; space-writer.repository.ts
+  'src/migration/wiki/content-ids\\.ts$', // space-writer.repository.ts (reads the wiki's content ids)
+  'src/migration/tracker-rest/field-writer\\.ts$', // tracker: catalog and fields repositories; tracker-target.repository.ts
+  'src/migration/tracker-rest/option-writer\\.ts$', // fieldeditor: options and defaults repositories
+  'src/migration/tracker-rest/tracker-import\\.ts$', // tracker-target.repository.ts
+  'src/migration/tracker-rest/grant-writer\\.ts$', // directory: users, groups; fieldeditor: grants repository
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -68,6 +85,22 @@ module.exports = {
         'shared/. So no room imports a top-level file, except description/, which describes the endpoint list.',
       from: { path: '^src/fieldeditor/[^/]+/', pathNot: '^src/fieldeditor/description/' },
       to: { path: '^src/fieldeditor/[^/]+\\.ts$' },
+    },
+    {
+      name: 'migration-writes-through-importer-exports',
+      severity: 'error',
+      comment:
+        'An import from elsewhere (src/migration/) writes other features\' data through what those features export ' +
+        'for importers (their import parts, services or an *.import-port.ts), never through a repository: the ' +
+        'owner keeps its rules (ids, caches, events) in one place. Its own id map (migration-records.repository.ts) ' +
+        'is the one repository it imports; row types may be imported. MIGRATION_STILL_ON_REPOSITORIES above lists ' +
+        'the files still to move.',
+      from: { path: '^src/migration/', pathNot: MIGRATION_STILL_ON_REPOSITORIES },
+      to: {
+        path: '\\.repository\\.ts$',
+        pathNot: '^src/migration/migration-records\\.repository\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'webhooks-stand-beside-the-field-editor',

@@ -85,6 +85,28 @@ describe('the dependency rules of docs/architecture.md (npm run depcheck)', () =
     ]);
   });
 
+  it('fail when an import from elsewhere writes through another feature\'s repository (issue 43)', async () => {
+    const { code, output } = await cruise({
+      'src/tracker/fields.repository.ts': 'export const insertField = () => 1;\nexport interface FieldRow { id: number }\n',
+      'src/tracker/tracker.importer.ts': "import { insertField } from './fields.repository.ts';\nexport const importField = () => insertField();\n",
+      'src/migration/migration-records.repository.ts': 'export const remember = () => 1;\n',
+      'src/migration/mine.repository.ts': 'export const mine = () => 1;\n',
+      // Another feature's repository at run time, or a repository of its own: refused.
+      'src/migration/tracker-rest/field-copy.ts':
+        "import { insertField } from '../../tracker/fields.repository.ts';\nimport { mine } from '../mine.repository.ts';\nexport const copy = () => insertField() + mine();\n",
+      // The owner's export for importers, the id map and a row type: allowed.
+      'src/migration/tracker-rest/field-import.ts':
+        "import { importField } from '../../tracker/tracker.importer.ts';\nimport { remember } from '../migration-records.repository.ts';\n" +
+        "import type { FieldRow } from '../../tracker/fields.repository.ts';\nexport const f = (r: FieldRow) => importField() + remember() + r.id;\n",
+    });
+    expect(code).not.toBe(0);
+    const fired = output.split('\n').filter((l) => l.includes('migration-writes-through-importer-exports:')).map((l) => l.trim()).sort();
+    expect(fired).toEqual([
+      'error migration-writes-through-importer-exports: src/migration/tracker-rest/field-copy.ts → src/migration/mine.repository.ts',
+      'error migration-writes-through-importer-exports: src/migration/tracker-rest/field-copy.ts → src/tracker/fields.repository.ts',
+    ]);
+  });
+
   it('fail when webhooks import field-editor code, or the field editor imports webhooks (issue 28)', async () => {
     const { code, output } = await cruise({
       'src/fieldeditor/maintenance/event-log.ts': 'export class EventLog {}\n',
