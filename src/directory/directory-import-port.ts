@@ -6,15 +6,11 @@ import type { Knex } from 'knex';
 import { usersRepository } from './users.repository.ts';
 import { BUILTIN_GROUPS, groupsRepository } from './groups.repository.ts';
 
-/** A person of the source, as an import creates it. */
-export interface ImportedUser {
-  name: string;
-  displayName: string;
-  email: string;
-  active: boolean;
-  /** A hash no password matches: an administrator sets a password before the person can log in. */
-  passwordHash: string;
-}
+/**
+ * A person of the source, as an import creates it: the users repository's insert (its `passwordHash` one that no
+ * password matches, so an administrator sets a password before the person can log in), and whether it is active.
+ */
+export type ImportedUser = Parameters<typeof usersRepository.insert>[1] & { active: boolean };
 
 export const directoryImportPort = {
   /** The user of that name, without regard to case. */
@@ -24,8 +20,9 @@ export const directoryImportPort = {
 
   /** Creates the user, deactivated when the source's is, and puts it in the `users` group; answers its id. */
   async createUser(trx: Knex, u: ImportedUser): Promise<number> {
-    const row = await usersRepository.insert(trx, { name: u.name, displayName: u.displayName, email: u.email, passwordHash: u.passwordHash });
-    if (!u.active) await usersRepository.deactivate(trx, row.id);
+    const { active, ...user } = u;
+    const row = await usersRepository.insert(trx, user);
+    if (!active) await usersRepository.deactivate(trx, row.id);
     const everyone = await groupsRepository.findByName(trx, BUILTIN_GROUPS.users);
     if (everyone) await groupsRepository.addMember(trx, everyone.id, row.id);
     return row.id;
