@@ -1,7 +1,8 @@
 // The cost of the field editor's event log (issue 11), measured in one run on PostgreSQL:
 //
 // 1. Option create, rename and move against two server processes on one database, one writing the event log
-//    (EVENT_LOG_WRITES=1, the default) and one not (EVENT_LOG_WRITES=0, a switch for this benchmark only),
+//    (the default) and one not (ADDON_PAIR_BENCH_NO_EVENT_LOG=1, a knob for this benchmark only, no setting:
+//    src/platform/test-knobs.ts),
 //    the two called in turns (A B, B A, …) so the machine's drift hits both alike. Target: the median with
 //    the log is at most 10 % above the median without it.
 // 2. 100,000 event-log entries listed one page at a time (GET …/maintenance/event_log_entries, 1000 per
@@ -102,13 +103,13 @@ async function main(): Promise<void> {
   const db = await createThrowAwayDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
   const servers: RunningChild[] = [];
   try {
-    process.env.EVENT_LOG_WRITES = '1';
+    delete process.env.ADDON_PAIR_BENCH_NO_EVENT_LOG;
     const on = await startAppServer(ROOT, { kind: 'postgres', databaseUrl: db.url }, 'src/main.ts');
     servers.push(on);
-    process.env.EVENT_LOG_WRITES = '0';
+    process.env.ADDON_PAIR_BENCH_NO_EVENT_LOG = '1';
     const off = await startAppServer(ROOT, { kind: 'postgres', databaseUrl: db.url }, 'src/main.ts');
     servers.push(off);
-    delete process.env.EVENT_LOG_WRITES;
+    delete process.env.ADDON_PAIR_BENCH_NO_EVENT_LOG;
     // One list per server, so neither waits for the other's list lock.
     const lists = { on: await seedField(on, db.url, 'on'), off: await seedField(off, db.url, 'off') };
 

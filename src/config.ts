@@ -158,9 +158,7 @@ const envSchema = z.object({
   JOBS_POLL_MS: intFrom('JOBS_POLL_MS', 5_000, 10, 3_600_000),
   JOBS_LEASE_MS: intFrom('JOBS_LEASE_MS', 60_000, 100, 86_400_000),
   JOBS_TICK_MS: intFrom('JOBS_TICK_MS', 3_600_000, 100, 604_800_000),
-  JOBS_TEST_HOLD_MS: intFrom('JOBS_TEST_HOLD_MS', 0, 0, 3_600_000),
   AUTH_FAILURES_RETENTION_HOURS: intFrom('AUTH_FAILURES_RETENTION_HOURS', 24, 1, 87_600),
-  EVENT_LOG_WRITES: flag('EVENT_LOG_WRITES'),
   FAST_PATH: flag('FAST_PATH'),
   SESSION_IDLE_MINUTES: intFrom('SESSION_IDLE_MINUTES', 30, 1, 525_600),
   SESSION_MAX_HOURS: intFrom('SESSION_MAX_HOURS', 12, 1, 8_760),
@@ -243,12 +241,10 @@ export type Config = Readonly<{
         host: string;
       }>
     | undefined;
-  /** Background jobs (src/platform/jobs): poll interval, lease length, schedule tick, test-only hold. */
-  jobs: Readonly<{ pollMs: number; leaseMs: number; tickMs: number; holdMs: number }>;
+  /** Background jobs (src/platform/jobs): poll interval, lease length, schedule tick. */
+  jobs: Readonly<{ pollMs: number; leaseMs: number; tickMs: number }>;
   /** Unlocked failed-login counters untouched this long are pruned by the scheduled JobPruneAuthFailures. */
   authFailuresRetentionHours: number;
-  /** Benchmark only: false turns off writing the field editor's event log, to measure what it costs. */
-  eventLogWrites: boolean;
   /** Cache hits of E1 and `/code` answered before Express (src/codeblocks/download-fast-path.ts). */
   fastPath: boolean;
   /** A web session unused for this long ends. */
@@ -352,9 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.METRICS_TOKEN !== undefined || e.METRICS_PORT !== 0
         ? Object.freeze({ token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST })
         : undefined,
-    jobs: Object.freeze({ pollMs: e.JOBS_POLL_MS, leaseMs: e.JOBS_LEASE_MS, tickMs: e.JOBS_TICK_MS, holdMs: e.JOBS_TEST_HOLD_MS }),
+    jobs: Object.freeze({ pollMs: e.JOBS_POLL_MS, leaseMs: e.JOBS_LEASE_MS, tickMs: e.JOBS_TICK_MS }),
     authFailuresRetentionHours: e.AUTH_FAILURES_RETENTION_HOURS,
-    eventLogWrites: e.EVENT_LOG_WRITES ?? true,
     fastPath: e.FAST_PATH ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,

@@ -6,6 +6,7 @@ import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
 import { StartupError } from './platform/startup-error.ts';
 import { createLogger, type Logger } from './platform/log/logger.ts';
 import { createServices, type AppServices } from './services.ts';
+import { testKnobsFrom } from './platform/test-knobs.ts';
 import { createRequestListener } from './app.ts';
 import { bootstrap, type BootstrapResult } from './bootstrap.ts';
 import { createMetricsServer } from './platform/metrics/metrics.routes.ts';
@@ -42,7 +43,8 @@ export async function startServer(
   let services: AppServices;
   let boot: BootstrapResult;
   try {
-    services = createServices(config, db, log);
+    // The one reader of the test and benchmark knobs: process tests cannot hand a child process a hook.
+    services = createServices(config, db, log, { knobs: testKnobsFrom(process.env) });
     boot = await bootstrap(services);
   } catch (err) {
     await db.close();

@@ -33,6 +33,7 @@ import { createApidocsFeature } from './apidocs/apidocs.feature.ts';
 import type { EventLogDeletionHook } from './fieldeditor/maintenance/event-log.ts';
 import { createWebhooksFeature, type Webhooks } from './webhooks/webhooks.feature.ts';
 import { createMigrationFeature } from './migration/migration.feature.ts';
+import { NO_TEST_KNOBS, type TestKnobs } from './platform/test-knobs.ts';
 
 /** The hooks the hosts offer: the directory's deletions and the wiki's saved bodies (docs/architecture.md). */
 export interface HostHooks {
@@ -95,7 +96,7 @@ function plugIn(
   }
 }
 
-export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher } = {}): AppServices {
+export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher; knobs?: TestKnobs } = {}): AppServices {
   const { concurrency, queueSeconds } = config.loginHashes;
   const hasher = opts.hasher ?? new PasswordHasher(DEFAULT_COST, new HashPool({ concurrency: concurrency || undefined, maxWaitMs: queueSeconds * 1000 }));
   // Every per-address count (rate limits, failed logins, locks) keys a client the same way (IPv6 by network).
@@ -111,8 +112,9 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     clientKeys,
     delay: config.loginDelay,
   });
-  const jobs = new JobRunner(db.knex, log, config.jobs);
-  const ctx: FeatureContext = { config, db, log, hasher, authenticator, jobs };
+  const knobs = opts.knobs ?? NO_TEST_KNOBS;
+  const jobs = new JobRunner(db.knex, log, { ...config.jobs, holdMs: knobs.jobHoldMs });
+  const ctx: FeatureContext = { config, db, log, hasher, authenticator, jobs, knobs };
 
   const directory = createDirectoryFeature(ctx);
   const wiki = createWikiFeature(ctx);

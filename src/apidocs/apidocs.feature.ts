@@ -7,7 +7,7 @@ import { pingDatabase } from '../platform/db/probes.ts';
 import { buildRouter } from '../platform/http/endpoint.ts';
 import { codeblocksApi } from '../codeblocks/codeblocks.api.ts';
 import { generationOf } from '../codeblocks/generation.ts';
-import { FIELDEDITOR_BASES } from '../fieldeditor/fieldeditor.paths.ts';
+import { FIELDEDITOR_BASES } from '../fieldeditor/shared/fieldeditor.paths.ts';
 import { API_SPECIFICATION_PATH } from '../fieldeditor/description/description.paths.ts';
 import { hostApi } from './host.api.ts';
 import { DOCUMENTS_BASE, DOCUMENT_PATHS, EXPLORER_PATH } from './apidocs.paths.ts';

@@ -51,6 +51,12 @@ export const usersRepository = {
     return rows.map((r) => r.id);
   },
 
+  /** Of these users, the names of the ones whose password hash is this one, by name (imported people without a password). */
+  async namesWithPasswordHash(q: Knex, ids: readonly number[], hash: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await q('users').whereIn('id', ids).where({ password_hash: hash }).orderBy('name').pluck('name')) as string[];
+  },
+
   /** The user's row, locked until the transaction ends (an update reads what it changes). */
   async lockByName(q: Knex, name: string): Promise<UserRow | undefined> {
     return (await q('users').select(COLUMNS).where({ name_key: name.toLowerCase() }).forUpdate().first()) as UserRow | undefined;

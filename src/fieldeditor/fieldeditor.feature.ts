@@ -7,8 +7,8 @@ import { buildRouter } from '../platform/http/endpoint.ts';
 import { formRules } from '../platform/http/form-body.ts';
 import { lazyDocument } from '../platform/openapi/document.ts';
 import { pingDatabase } from '../platform/db/probes.ts';
-import { notUnderThisVersion, renderFieldEditor } from './fieldeditor.errors.ts';
-import { FIELDEDITOR_BASES } from './fieldeditor.paths.ts';
+import { notUnderThisVersion, renderFieldEditor } from './shared/fieldeditor.errors.ts';
+import { FIELDEDITOR_BASES } from './shared/fieldeditor.paths.ts';
 import { FieldAccess } from './access/access.service.ts';
 import { SettingsService } from './settings/settings.service.ts';
 import { FieldPages } from './fields/field-pages.cache.ts';
@@ -76,8 +76,8 @@ function createFieldeditor({ db, config, jobs }: FeatureContext, eventLog: Event
 
 export function createFieldeditorFeature(ctx: FeatureContext): Feature<Fieldeditor, { directory: DirectoryHookSet }> {
   const { config, db } = ctx;
-  // EVENT_LOG_WRITES=0 (benchmarks only) stops writing the event log.
-  const eventLog = new EventLog(config.eventLogWrites);
+  // Off only in the event log's benchmark (platform/test-knobs.ts), to measure what writing it costs.
+  const eventLog = new EventLog(ctx.knobs.eventLogWrites);
   const fe = createFieldeditor(ctx, eventLog);
   const { contextPath } = config;
   return {

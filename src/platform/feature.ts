@@ -13,6 +13,7 @@ import type { ApiMount } from './http/mount-api.ts';
 import type { FastPath } from './http/fast-path.ts';
 import type { PasswordHasher } from './auth/password-hasher.ts';
 import type { Authenticator } from './auth/authenticator.ts';
+import type { TestKnobs } from './test-knobs.ts';
 
 /** What the process gives every feature's factory. */
 export interface FeatureContext {
@@ -23,6 +24,8 @@ export interface FeatureContext {
   authenticator: Authenticator;
   /** The node's job runner, for features that ask it to run a job now (jobs are declared in `Feature.jobs`). */
   jobs: JobRunner;
+  /** Test and benchmark knobs (platform/test-knobs.ts); NO_TEST_KNOBS in a server run by people. */
+  knobs: TestKnobs;
 }
 
 /** A router outside every API, under a prefix of its own (no API step runs before it). */

@@ -63,7 +63,8 @@ describe.skipIf(!onPostgres)('jobs on three server processes sharing one Postgre
   const cluster = useServerCluster({
     prefix: 'jobs',
     // A run holds its claim 2.5 s before working, longer than the 1.5 s lease: runs only survive by renewing.
-    env: { ...NODE_BASE_ENV, JOBS_LEASE_MS: '1500', JOBS_TICK_MS: '3600000', JOBS_TEST_HOLD_MS: '2500' },
+    // The hold is a test knob, no setting (src/platform/test-knobs.ts): these are real server processes.
+    env: { ...NODE_BASE_ENV, JOBS_LEASE_MS: '1500', JOBS_TICK_MS: '3600000', ADDON_PAIR_TEST_JOB_HOLD_MS: '2500' },
     nodes: [{}, {}, {}],
     start: 'together',
   });

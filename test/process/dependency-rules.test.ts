@@ -54,10 +54,10 @@ describe('the dependency rules of docs/architecture.md (npm run depcheck)', () =
     expect(output).toMatch(/routes-do-not-touch-the-database: src\/tracker\/sql\.routes\.ts → node_modules\/knex\//);
   });
 
-  it('fail when a field-editor room imports another room, and only then', async () => {
+  it('fail when a field-editor room imports another room or the top-level wiring, and only then', async () => {
     const room = (name: string) => `export const ${name} = 1;\n`;
     const { code, output } = await cruise({
-      'src/fieldeditor/fieldeditor.errors.ts': room('errors'),
+      'src/fieldeditor/shared/fieldeditor.errors.ts': room('errors'),
       'src/fieldeditor/access/scope.ts': room('scope'),
       'src/fieldeditor/options/options.repository.ts': room('rows'),
       'src/fieldeditor/options/options.service.ts': "import { rows } from './options.repository.ts';\nexport class OptionsService { n = rows; }\n",
@@ -65,20 +65,45 @@ describe('the dependency rules of docs/architecture.md (npm run depcheck)', () =
       // Another room's repository and service, at run time: refused.
       'src/fieldeditor/fields/fields.service.ts':
         "import { rows } from '../options/options.repository.ts';\nimport { settings } from '../settings/settings.service.ts';\nexport const f = rows + settings;\n",
-      // access/, the root files, its own room, and another room's service type (passed in): allowed.
+      // access/, shared/, its own room, and another room's service type (passed in): allowed.
       'src/fieldeditor/grants/grants.service.ts':
         "import type { OptionsService } from '../options/options.service.ts';\nimport { scope } from '../access/scope.ts';\n" +
-        "import { errors } from '../fieldeditor.errors.ts';\nimport { g2 } from './grants.repository.ts';\nexport const g = (o: OptionsService) => [o, scope, errors, g2];\n",
+        "import { errors } from '../shared/fieldeditor.errors.ts';\nimport { g2 } from './grants.repository.ts';\nexport const g = (o: OptionsService) => [o, scope, errors, g2];\n",
       'src/fieldeditor/grants/grants.repository.ts': room('g2'),
+      // A room reaching up into the wiring: refused (the top level is wiring only).
+      'src/fieldeditor/settings/settings.endpoints.ts': "import { m } from '../fieldeditor.feature.ts';\nexport const e = m;\n",
       // The root wiring imports every room.
       'src/fieldeditor/fieldeditor.feature.ts':
         "import { OptionsService } from './options/options.service.ts';\nimport { f } from './fields/fields.service.ts';\nimport { g } from './grants/grants.service.ts';\nexport const m = [OptionsService, f, g];\n",
     });
     expect(code).not.toBe(0);
-    const fired = output.split('\n').filter((l) => l.includes('fieldeditor-rooms-stay-apart:')).map((l) => l.trim()).sort();
+    const fired = output.split('\n').filter((l) => /fieldeditor-(rooms-stay-apart|top-level-is-wiring):/.test(l)).map((l) => l.trim()).sort();
     expect(fired).toEqual([
       'error fieldeditor-rooms-stay-apart: src/fieldeditor/fields/fields.service.ts → src/fieldeditor/options/options.repository.ts',
       'error fieldeditor-rooms-stay-apart: src/fieldeditor/fields/fields.service.ts → src/fieldeditor/settings/settings.service.ts',
+      'error fieldeditor-top-level-is-wiring: src/fieldeditor/settings/settings.endpoints.ts → src/fieldeditor/fieldeditor.feature.ts',
+    ]);
+  });
+
+  it('fail when an import from elsewhere writes through another feature\'s repository (issue 43)', async () => {
+    const { code, output } = await cruise({
+      'src/tracker/fields.repository.ts': 'export const insertField = () => 1;\nexport interface FieldRow { id: number }\n',
+      'src/tracker/tracker.importer.ts': "import { insertField } from './fields.repository.ts';\nexport const importField = () => insertField();\n",
+      'src/migration/migration-records.repository.ts': 'export const remember = () => 1;\n',
+      'src/migration/mine.repository.ts': 'export const mine = () => 1;\n',
+      // Another feature's repository at run time, or a repository of its own: refused.
+      'src/migration/tracker-rest/field-copy.ts':
+        "import { insertField } from '../../tracker/fields.repository.ts';\nimport { mine } from '../mine.repository.ts';\nexport const copy = () => insertField() + mine();\n",
+      // The owner's export for importers, the id map and a row type: allowed.
+      'src/migration/tracker-rest/field-import.ts':
+        "import { importField } from '../../tracker/tracker.importer.ts';\nimport { remember } from '../migration-records.repository.ts';\n" +
+        "import type { FieldRow } from '../../tracker/fields.repository.ts';\nexport const f = (r: FieldRow) => importField() + remember() + r.id;\n",
+    });
+    expect(code).not.toBe(0);
+    const fired = output.split('\n').filter((l) => l.includes('migration-writes-through-importer-exports:')).map((l) => l.trim()).sort();
+    expect(fired).toEqual([
+      'error migration-writes-through-importer-exports: src/migration/tracker-rest/field-copy.ts → src/migration/mine.repository.ts',
+      'error migration-writes-through-importer-exports: src/migration/tracker-rest/field-copy.ts → src/tracker/fields.repository.ts',
     ]);
   });
 

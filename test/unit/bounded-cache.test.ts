@@ -4,7 +4,7 @@ import { LocalChangeFeed, type ChangeFeed } from '../../src/platform/events/chan
 import { DIRECTORY_TOPIC } from '../../src/platform/auth/auth-cache.ts';
 import { WIKI_TOPIC } from '../../src/wiki/wiki-write.ts';
 import { TRACKER_TOPIC } from '../../src/tracker/tracker-write.ts';
-import { FIELD_OPTIONS_TOPIC, FIELDEDITOR_SETTINGS_TOPIC } from '../../src/fieldeditor/fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC, FIELDEDITOR_SETTINGS_TOPIC } from '../../src/fieldeditor/shared/fieldeditor.topics.ts';
 import { TopicCounters, topicSlot, TOPIC_SLOTS } from '../../src/platform/events/topic-counters.ts';
 
 /** A feed whose counters another thread would raise: here the test raises them, without any callback. */

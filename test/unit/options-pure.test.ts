@@ -5,7 +5,7 @@ import { canonicalLocale, comparatorFor, sortByValue } from '../../src/fieldedit
 import { OptionListCache } from '../../src/fieldeditor/options/options.cache.ts';
 import { LocalChangeFeed } from '../../src/platform/events/change-feed.ts';
 import { CachedBody } from '../../src/platform/http/cached-body.ts';
-import { FIELD_OPTIONS_TOPIC } from '../../src/fieldeditor/fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC } from '../../src/fieldeditor/shared/fieldeditor.topics.ts';
 import { TRACKER_TOPIC } from '../../src/tracker/tracker-write.ts';
 
 describe('move body', () => {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { FIELD_COLUMNS, CONTEXT_COLUMNS, type ContextRow, type FieldRow } from '../../tracker/fields.repository.ts';
 import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
-import { contextNotFound, fieldNotFound } from '../fieldeditor.errors.ts';
+import { contextNotFound, fieldNotFound } from '../shared/fieldeditor.errors.ts';
 import { parseContextId } from './ids.ts';
 
 /** Field and context look-ups of the administration endpoints, answered with the field editor's errors. */

@@ -1,6 +1,6 @@
 import { parseWith } from '../../platform/http/validate.ts';
 import { MAX_INT_ID, numericPathId } from '../../platform/http/id.schemas.ts';
-import { validationError } from '../fieldeditor.errors.ts';
+import { validationError } from '../shared/fieldeditor.errors.ts';
 
 /*
  * Path ids of the field editor, parsed here and nowhere else: a bad id is a 400 naming the parameter,

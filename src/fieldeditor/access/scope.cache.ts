@@ -5,7 +5,7 @@ import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
-import { FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
+import { FIELDEDITOR_SETTINGS_TOPIC } from '../shared/fieldeditor.topics.ts';
 import type { ScopeIds } from './ids.ts';
 import type { EditableScope } from './scope.ts';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
 import { toContextRef, toFieldRef, type ContextRef, type FieldRef } from '../../tracker/refs.ts';
-import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
+import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../shared/fieldeditor.errors.ts';
 import type { ScopeIds } from './ids.ts';
 import { selectScopeRow, type ScopeRow } from './scope.repository.ts';
 

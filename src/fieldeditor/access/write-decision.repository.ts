@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
-import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../fieldeditor.errors.ts';
+import { contextNotFound, fieldNotFound, fieldPermissionDenied } from '../shared/fieldeditor.errors.ts';
 import { userKeyOf } from './edit-rule.repository.ts';
 import type { ScopeIds } from './ids.ts';
 import { scopeOfDecidedRow, type EditableScope } from './scope.ts';

@@ -12,7 +12,7 @@ import { parseWith } from '../../platform/http/validate.ts';
 import { json, type ErrorCatalogue } from '../../platform/openapi/operation.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import type { ScopeIds } from '../access/ids.ts';
-import { fieldeditorError, LIMIT_ERRORS, option } from '../fieldeditor.openapi-schemas.ts';
+import { fieldeditorError, LIMIT_ERRORS, option } from '../shared/fieldeditor.openapi-schemas.ts';
 import type { OptionsService } from '../options/options.service.ts';
 import type { ListPath } from '../options/option-scope.ts';
 import { createOptionBody, moveBody, updateOptionBody } from '../options/options.schemas.ts';

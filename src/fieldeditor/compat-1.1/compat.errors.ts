@@ -5,7 +5,7 @@ import { Router, type RequestHandler } from 'express';
 import { requireUser } from '../../platform/auth/guards.ts';
 import type { AppError } from '../../platform/http/app-error.ts';
 import type { ErrorRenderer } from '../../platform/http/error-handler.ts';
-import { notUnder11, renderFieldEditor, SUB } from '../fieldeditor.errors.ts';
+import { notUnder11, renderFieldEditor, SUB } from '../shared/fieldeditor.errors.ts';
 
 /** The refusals 1.1 answered with 500: no grant, no such field, deletes for administrators only. */
 const RIGHTS_SUBCODES: ReadonlySet<number> = new Set([SUB.NO_GRANT, SUB.FIELD_NOT_FOUND, SUB.DELETE_ADMINS_ONLY]);

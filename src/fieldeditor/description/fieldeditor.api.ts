@@ -1,6 +1,6 @@
 // The field editor's API description (served by M4), from the same declarations its routers are built from.
 import type { ApiDescription, OperationDoc } from '../../platform/openapi/operation.ts';
-import { FIELDEDITOR_ERRORS } from '../fieldeditor.openapi-schemas.ts';
+import { FIELDEDITOR_ERRORS } from '../shared/fieldeditor.openapi-schemas.ts';
 import { fieldeditorEndpoints } from '../fieldeditor.endpoints.ts';
 import { healthEndpoints } from '../health/health.endpoints.ts';
 import { COMPAT11_ERRORS, compat11Endpoints } from '../compat-1.1/compat.endpoints.ts';

@@ -4,7 +4,7 @@ import { contextsOfField, createContext, deleteContext, describeContexts, update
 import type { EventLog } from '../maintenance/event-log.ts';
 import type { CreateContextInput, UpdateContextInput } from '../../tracker/tracker.schemas.ts';
 import type { FieldAccess } from '../access/access.service.ts';
-import { contextRecord } from '../fieldeditor.presenters.ts';
+import { contextRecord } from '../shared/fieldeditor.presenters.ts';
 
 /** Contexts of a field for administrators (A5–A8): the tracker host's rules, in the field editor's shapes. */
 export class FieldContextsService {

@@ -6,7 +6,7 @@ import { toContextRef, toFieldRef } from '../../tracker/refs.ts';
 import { allFields, pageOfFields } from './field-list.repository.ts';
 import type { GrantsService } from '../grants/grants.service.ts';
 import type { PageRequest } from './fields.schemas.ts';
-import { contextRecord, fieldRecord, permissionRecord } from '../fieldeditor.presenters.ts';
+import { contextRecord, fieldRecord, permissionRecord } from '../shared/fieldeditor.presenters.ts';
 
 /**
  * A1 and U1. The paginated forms cost a fixed number of queries whatever the page size: count, page,

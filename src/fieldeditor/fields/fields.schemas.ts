@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../fieldeditor.schemas.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/fieldeditor.schemas.ts';
 
 const single = (name: string) => z.string({ error: `${name} must be given once, as a single value.` });
 

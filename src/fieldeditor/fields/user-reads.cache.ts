@@ -2,7 +2,7 @@ import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
-import { FIELD_OPTIONS_TOPIC, FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC, FIELDEDITOR_SETTINGS_TOPIC } from '../shared/fieldeditor.topics.ts';
 
 const TTL_MS = 5 * 60_000;
 

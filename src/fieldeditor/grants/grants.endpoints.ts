@@ -7,9 +7,9 @@ import { currentUser } from '../../platform/auth/guards.ts';
 import { pathParam } from '../../platform/http/path-param.ts';
 import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { empty, json } from '../../platform/openapi/operation.ts';
-import { SINCE_1 } from '../fieldeditor.errors.ts';
-import { expandQuery } from '../fieldeditor.schemas.ts';
-import { fieldParams, fieldRecord, fullnames, permissionLists } from '../fieldeditor.openapi-schemas.ts';
+import { SINCE_1 } from '../shared/fieldeditor.errors.ts';
+import { expandQuery } from '../shared/fieldeditor.schemas.ts';
+import { fieldParams, fieldRecord, fullnames, permissionLists } from '../shared/fieldeditor.openapi-schemas.ts';
 import { contextPermissionsBody, patchBody, permissionBody } from './grants.schemas.ts';
 import type { GrantsService } from './grants.service.ts';
 

@@ -6,7 +6,7 @@ import { usersRepository } from '../../directory/users.repository.ts';
 import { groupsRepository } from '../../directory/groups.repository.ts';
 import { findContextIdForImport, findFieldForImport } from '../access/fields.repository.ts';
 import { grantsRepository } from './grants.repository.ts';
-import { importUnknownContext, importUnknownField, importUnknownPrincipal } from '../fieldeditor.errors.ts';
+import { importUnknownContext, importUnknownField, importUnknownPrincipal } from '../shared/fieldeditor.errors.ts';
 
 /** A grant names its field by id or by name, and its context by id, name or `default` (none: global). */
 export const importGrants = z.array(

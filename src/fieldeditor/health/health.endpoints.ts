@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { json } from '../../platform/openapi/operation.ts';
-import { fieldeditorError } from '../fieldeditor.openapi-schemas.ts';
+import { fieldeditorError } from '../shared/fieldeditor.openapi-schemas.ts';
 
 export interface HealthDeps {
   ping: () => Promise<void>;

@@ -7,7 +7,7 @@ export type EventLogDeletionHook = (trx: Knex, before: Date | undefined) => Prom
 /**
  * The writer every field-editor service uses to record its changes: `record(trx, …)` inside the change's
  * own transaction, so no change commits without its entry and no entry survives a rolled-back change.
- * `enabled: false` exists for the benchmark only (EVENT_LOG_WRITES=0), to measure what the log costs.
+ * `enabled: false` exists for the benchmark only (ADDON_PAIR_BENCH_NO_EVENT_LOG=1, platform/test-knobs.ts), to measure what the log costs.
  */
 export class EventLog {
   private readonly deletionHooks: EventLogDeletionHook[] = [];

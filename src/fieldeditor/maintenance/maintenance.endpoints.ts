@@ -5,7 +5,7 @@ import { currentUser } from '../../platform/auth/guards.ts';
 import { parseWith } from '../../platform/http/validate.ts';
 import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { json } from '../../platform/openapi/operation.ts';
-import { SINCE_1 } from '../fieldeditor.errors.ts';
+import { SINCE_1 } from '../shared/fieldeditor.errors.ts';
 import type { MaintenanceService } from './maintenance.service.ts';
 import * as s from './maintenance.schemas.ts';
 

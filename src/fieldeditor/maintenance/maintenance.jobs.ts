@@ -1,7 +1,7 @@
 import type { JobDefinition } from '../../platform/jobs/job-types.ts';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
-import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC } from '../shared/fieldeditor.topics.ts';
 import type { EventLog } from './event-log.ts';
 import { searchIndexJob } from './jobs/search-index.job.ts';
 import { dataMigrationJob } from './jobs/data-migration.job.ts';

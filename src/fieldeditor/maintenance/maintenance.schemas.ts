@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../fieldeditor.schemas.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/fieldeditor.schemas.ts';
 import { JOB_SORT_COLUMNS, type JobSortKey } from '../../platform/jobs/jobs.repository.ts';
 import { OPERATION_NAMES } from './jobs/job-names.ts';
 

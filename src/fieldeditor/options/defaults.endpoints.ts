@@ -9,7 +9,7 @@ import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { empty, json } from '../../platform/openapi/operation.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import { parseScopeIds, type ScopeIds } from '../access/ids.ts';
-import { contextParams, defaultReadModel } from '../fieldeditor.openapi-schemas.ts';
+import { contextParams, defaultReadModel } from '../shared/fieldeditor.openapi-schemas.ts';
 import { defaultWriteBody } from './defaults.schemas.ts';
 import type { DefaultsService } from './defaults.service.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lenientId } from '../../platform/http/id.schemas.ts';
-import { bodyObject } from '../fieldeditor.schemas.ts';
+import { bodyObject } from '../shared/fieldeditor.schemas.ts';
 
 /** Default value write model; which members count depends on the field type (the others are ignored). */
 export const defaultWriteBody = z.object(

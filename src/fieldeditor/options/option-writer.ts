@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Announcement, ChangeFeed } from '../../platform/events/change-feed.ts';
 import type { AuthUser } from '../../platform/auth/auth-user.ts';
-import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC } from '../shared/fieldeditor.topics.ts';
 import { actorOf } from '../access/actor.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import { decisionRefusal, lockArgs } from '../access/write-decision.repository.ts';
@@ -12,7 +12,7 @@ import { entryOf, listTypes, MULTI_LEVEL_TYPE, typeRefusal } from './option-entr
 import { toOptionJson, valueKey, type OptionChange, type OptionJson } from './options.model.ts';
 import * as repo from './options.repository.ts';
 import { afterNotSibling, duplicateValue, notInList, optionNotFound } from './options.errors.ts';
-import { POSITION_GAP } from '../fieldeditor.model.ts';
+import { POSITION_GAP } from '../shared/fieldeditor.model.ts';
 
 /**
  * A write once its right is decided: the value it stores (for the duplicate answer), a rule decided inside it,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { POSITION_GAP } from '../fieldeditor.model.ts';
+import { POSITION_GAP } from '../shared/fieldeditor.model.ts';
 import { valueKey, type OptionRow } from './options.model.ts';
 import { COLUMNS, type ListKey } from './options.repository.ts';
 

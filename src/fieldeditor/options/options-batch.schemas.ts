@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FieldProblem } from '../../platform/http/app-error.ts';
 import { lenientId } from '../../platform/http/id.schemas.ts';
-import { validationError } from '../fieldeditor.errors.ts';
+import { validationError } from '../shared/fieldeditor.errors.ts';
 import { tooManyItems } from './options.errors.ts';
-import { bodyObject } from '../fieldeditor.schemas.ts';
+import { bodyObject } from '../shared/fieldeditor.schemas.ts';
 import { createOptionBody, updateOptionBody } from './options.schemas.ts';
 
 /**

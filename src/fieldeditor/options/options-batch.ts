@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FieldProblem } from '../../platform/http/app-error.ts';
-import { validationError } from '../fieldeditor.errors.ts';
+import { validationError } from '../shared/fieldeditor.errors.ts';
 import { readDefaultOptions } from './defaults.repository.ts';
 import { toOptionJson, type OptionChange, type OptionJson, type OptionRow } from './options.model.ts';
 import * as repo from './options.repository.ts';

@@ -1,5 +1,5 @@
 import type { FieldProblem } from '../../platform/http/app-error.ts';
-import { validationError } from '../fieldeditor.errors.ts';
+import { validationError } from '../shared/fieldeditor.errors.ts';
 import { CsvError, CsvReader, type CsvRecord } from './options-csv.ts';
 import { splitPath } from './option-path.ts';
 import { valueKey } from './options.model.ts';

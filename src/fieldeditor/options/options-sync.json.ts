@@ -1,7 +1,7 @@
 import type { FieldProblem } from '../../platform/http/app-error.ts';
 import { JsonStreamError, JsonTokens, type JsonEvent } from '../../platform/http/json-tokens.ts';
 import { checkValue, levelsMessage, members, noteProblem, optionLimitMessage, type FileNode, MAX_SYNC_OPTIONS } from './options-sync.input.ts';
-import { validationError } from '../fieldeditor.errors.ts';
+import { validationError } from '../shared/fieldeditor.errors.ts';
 
 /**
  * The export's JSON (`{options: […]}`, or the array alone) read as it arrives (issue 44): each option object

@@ -3,7 +3,7 @@ import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
 import type { CachedBody } from '../../platform/http/cached-body.ts';
 import type { PeekedHit } from '../../platform/http/fast-path.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
-import { FIELD_OPTIONS_TOPIC } from '../fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC } from '../shared/fieldeditor.topics.ts';
 
 /**
  * Serialised option lists (U4, U9, C1) by context and parent, with their ETag and compressed forms

@@ -12,7 +12,7 @@ import type { Endpoint } from '../../platform/http/endpoint.ts';
 import { json } from '../../platform/openapi/operation.ts';
 import type { FieldAccess } from '../access/access.service.ts';
 import { parseOptionId, parseScopeIds } from '../access/ids.ts';
-import { childParams, contextParams, option, optionParams } from '../fieldeditor.openapi-schemas.ts';
+import { childParams, contextParams, option, optionParams } from '../shared/fieldeditor.openapi-schemas.ts';
 import { createOptionBody, moveBody, sortBody, updateOptionBody } from './options.schemas.ts';
 import type { OptionsService } from './options.service.ts';
 import type { ListPath } from './option-scope.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/http/app-error.ts';
-import { SUB, validationError } from '../fieldeditor.errors.ts';
+import { SUB, validationError } from '../shared/fieldeditor.errors.ts';
 
 /** Errors of the option, default-value and sort endpoints (rendered by the field editor's renderer). */
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { importPart } from '../../platform/import/import-part.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { badRequest } from '../../platform/http/app-error.ts';
-import { POSITION_GAP } from '../fieldeditor.model.ts';
+import { POSITION_GAP } from '../shared/fieldeditor.model.ts';
 import { defaultKindOf, valueKey, type DefaultKind } from './options.model.ts';
 import { isMultiLevel } from '../access/field-kinds.ts';
 import { findFieldForImport, findContextIdForImport } from '../access/fields.repository.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ContextParam } from '../access/ids.ts';
-import { POSITION_GAP } from '../fieldeditor.model.ts';
+import { POSITION_GAP } from '../shared/fieldeditor.model.ts';
 import { valueKey, type OptionRow } from './options.model.ts';
 
 /**

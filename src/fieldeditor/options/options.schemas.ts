@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_INT_ID } from '../../platform/http/id.schemas.ts';
-import { bodyObject, lenientBoolean } from '../fieldeditor.schemas.ts';
+import { bodyObject, lenientBoolean } from '../shared/fieldeditor.schemas.ts';
 import { canonicalLocale } from './sort.ts';
 
 /**

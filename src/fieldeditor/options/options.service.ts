@@ -39,8 +39,8 @@ export class OptionsService {
     private readonly knex: Knex,
     private readonly access: FieldAccess,
     private readonly settings: SettingsService,
-    private readonly changes: ChangeFeed,
-    private readonly eventLog: EventLog,
+    changes: ChangeFeed,
+    eventLog: EventLog,
     private readonly cache = new OptionListCache(changes),
   ) {
     this.writer = new OptionWriter(knex, access, changes, eventLog);

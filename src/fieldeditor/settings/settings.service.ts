@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from '../../platform/events/change-feed.ts';
 import { BoundedCache } from '../../platform/cache/bounded-cache.ts';
-import { FIELDEDITOR_SETTINGS_TOPIC } from '../fieldeditor.topics.ts';
+import { FIELDEDITOR_SETTINGS_TOPIC } from '../shared/fieldeditor.topics.ts';
 import type { Actor } from '../access/actor.ts';
-import { deleteAdminsOnly } from '../fieldeditor.errors.ts';
+import { deleteAdminsOnly } from '../shared/fieldeditor.errors.ts';
 import { lockSettingsForChange, lockSettingsForDelete, readSettings, writeSettings, type FieldeditorSettings } from './settings.repository.ts';
 import type { EventLog } from '../maintenance/event-log.ts';
 

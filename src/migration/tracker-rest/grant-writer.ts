@@ -4,8 +4,7 @@
 // but for this host's built-in role groups, which take no members from an import. A grant that exists is left
 // alone; grants here that the source does not have are kept and counted.
 import type { Knex } from 'knex';
-import { usersRepository } from '../../directory/users.repository.ts';
-import { BUILTIN_GROUPS, groupsRepository } from '../../directory/groups.repository.ts';
+import { directoryImportPort as directory } from '../../directory/directory-import-port.ts';
 import { grantsRepository, type Principal } from '../../fieldeditor/grants/grants.repository.ts';
 import type { SourcePrincipals, SourceTrackerField } from './tracker-model.ts';
 import type { WrittenField } from './field-writer.ts';
@@ -20,28 +19,26 @@ export async function writeGrants(
   tally: UnitTally,
 ): Promise<void> {
   const ensureUser = async (name: string): Promise<number | undefined> => {
-    const found = await usersRepository.findByName(trx, name);
-    if (found) return found.id;
+    const found = await directory.findUserId(trx, name);
+    if (found !== undefined) return found;
     const u = principals.users.get(name);
     if (!u) return undefined;
-    const row = await usersRepository.insert(trx, {
+    const id = await directory.createUser(trx, {
       name: u.name,
       displayName: u.displayName ?? u.name,
       email: u.email ?? '',
+      active: u.active !== false,
       passwordHash: NO_USABLE_PASSWORD,
     });
-    if (u.active === false) await usersRepository.deactivate(trx, row.id);
-    const everyone = await groupsRepository.findByName(trx, BUILTIN_GROUPS.users);
-    if (everyone) await groupsRepository.addMember(trx, everyone.id, row.id);
     tally.add('users', 'created');
     tally.usersCreated.push(u.name);
-    return row.id;
+    return id;
   };
 
   for (const [name, group] of principals.groups) {
-    let row = await groupsRepository.findByName(trx, name);
+    let row = await directory.findGroup(trx, name);
     if (!row) {
-      row = await groupsRepository.insert(trx, name);
+      row = await directory.createGroup(trx, name);
       tally.add('groups', 'created');
     } else tally.add('groups', 'unchanged');
     if (row.builtin) {
@@ -51,7 +48,7 @@ export async function writeGrants(
     for (const member of group?.members ?? []) {
       const userId = await ensureUser(member);
       if (userId === undefined) tally.skip('group members the source does not know');
-      else tally.add('memberships', (await groupsRepository.addMember(trx, row.id, userId)) ? 'created' : 'unchanged');
+      else tally.add('memberships', (await directory.addMember(trx, row.id, userId)) ? 'created' : 'unchanged');
     }
   }
 

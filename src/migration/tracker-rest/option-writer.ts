@@ -5,7 +5,7 @@
 // have are kept, after the source's, and counted. Then each context's default value, by the mapped ids.
 import type { Knex } from 'knex';
 import { fingerprintOf, migrationRecords, type MigrationRecord } from '../migration-records.repository.ts';
-import { POSITION_GAP } from '../../fieldeditor/fieldeditor.model.ts';
+import { POSITION_GAP } from '../../fieldeditor/shared/fieldeditor.model.ts';
 import { valueKey, type OptionRow } from '../../fieldeditor/options/options.model.ts';
 import { insertOptions, listRows, lockList, syncOptionIdSequence, updateOption, writeOrder, type ListKey } from '../../fieldeditor/options/options.repository.ts';
 import { clearDefault, insertDefault, readDefaultOptions } from '../../fieldeditor/options/defaults.repository.ts';

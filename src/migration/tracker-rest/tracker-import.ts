@@ -5,7 +5,7 @@
 // migration record is left alone; a failure leaves its field untouched and the others go on; a dry run runs
 // the same writes and rolls them back. After each commit the change feed tells every node's caches.
 import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
-import { FIELD_OPTIONS_TOPIC } from '../../fieldeditor/fieldeditor.topics.ts';
+import { FIELD_OPTIONS_TOPIC } from '../../fieldeditor/shared/fieldeditor.topics.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { migrationRecords } from '../migration-records.repository.ts';
 import type { MigrationDeps } from '../migration-deps.ts';

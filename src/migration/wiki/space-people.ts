@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
-import { usersRepository as users } from '../../directory/users.repository.ts';
-import { groupsRepository as groups, BUILTIN_GROUPS } from '../../directory/groups.repository.ts';
-import { writerRepository } from './space-writer.repository.ts';
+import { directoryImportPort as directory } from '../../directory/directory-import-port.ts';
 import type { SourceSpaceBundle } from './space-model.ts';
 import type { UnitCounter } from './unit-counter.ts';
 import { BUILTIN_MEMBERSHIPS_SKIPPED, NO_USABLE_PASSWORD } from '../imported-people.ts';
@@ -55,27 +53,25 @@ export async function ensurePeople(trx: Knex, bundle: SourceSpaceBundle, count: 
   const userIds = new Map<string, number>();
   const groupIds = new Map<string, number>();
   const wantedUsers = namedUsers(bundle);
-  const everyone = await groups.findByName(trx, BUILTIN_GROUPS.users);
   for (const [key, u] of wantedUsers) {
     if (!keepable(u.name)) {
       count.skip(UNKEEPABLE);
       continue;
     }
-    const existing = await users.findByName(trx, u.name);
-    if (existing) {
-      userIds.set(key, existing.id);
+    const existing = await directory.findUserId(trx, u.name);
+    if (existing !== undefined) {
+      userIds.set(key, existing);
       count.add('users', 'unchanged');
       continue;
     }
-    const row = await users.insert(trx, {
+    const id = await directory.createUser(trx, {
       name: u.name,
       displayName: u.displayName || u.name,
       email: u.email ?? '',
+      active: u.active !== false,
       passwordHash: NO_USABLE_PASSWORD,
     });
-    if (u.active === false) await users.deactivate(trx, row.id);
-    if (everyone) await groups.addMember(trx, everyone.id, row.id);
-    userIds.set(key, row.id);
+    userIds.set(key, id);
     count.add('users', 'created');
   }
   const builtin = new Set<string>();
@@ -84,11 +80,11 @@ export async function ensurePeople(trx: Knex, bundle: SourceSpaceBundle, count: 
       count.skip(UNKEEPABLE);
       continue;
     }
-    const existing = await groups.findByName(trx, name);
+    const existing = await directory.findGroup(trx, name);
     if (existing) count.add('groups', 'unchanged');
     else count.add('groups', 'created');
     if (existing?.builtin) builtin.add(key);
-    groupIds.set(key, (existing ?? (await groups.insert(trx, name))).id);
+    groupIds.set(key, (existing ?? (await directory.createGroup(trx, name))).id);
   }
   for (const g of bundle.groups) {
     const groupId = groupIds.get(g.name.toLowerCase());
@@ -102,11 +98,11 @@ export async function ensurePeople(trx: Knex, bundle: SourceSpaceBundle, count: 
     for (const member of g.members) {
       const userId = userIds.get(member.toLowerCase());
       if (userId === undefined) continue;
-      const added = await groups.addMember(trx, groupId, userId);
+      const added = await directory.addMember(trx, groupId, userId);
       count.add('group memberships', added ? 'created' : 'unchanged');
     }
   }
-  const withoutPassword = await writerRepository.namesWithPassword(trx, [...userIds.values()], NO_USABLE_PASSWORD);
+  const withoutPassword = await directory.namesWithPasswordHash(trx, [...userIds.values()], NO_USABLE_PASSWORD);
   return {
     userId: (name) => userIds.get(name.toLowerCase()),
     groupId: (name) => groupIds.get(name.toLowerCase()),

@@ -101,11 +101,6 @@ export const writerRepository = {
     await q.raw(`select setval(pg_get_serial_sequence('contents', 'id'), greatest((select max(id) from contents), 1))`);
   },
 
-  /** Of these users, the names of those whose stored password is `hash` (the imported users' unusable one). */
-  async namesWithPassword(q: Knex, ids: readonly number[], hash: string): Promise<string[]> {
-    if (ids.length === 0) return [];
-    return (await q('users').whereIn('id', ids).where({ password_hash: hash }).orderBy('name').pluck('name')) as string[];
-  },
 
   /** Whether any user or group holds read on the space (an imported space starts with no grant at all). */
   async anyoneReads(q: Knex, spaceId: number): Promise<boolean> {

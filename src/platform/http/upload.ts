@@ -1,12 +1,11 @@
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { invalidBodyCharset, payloadTooLarge, unsupportedEncoding } from './platform.errors.ts';
 
 /**
  * An upload: a POST to a path where a file is the body (the field editor's option sync takes JSON or CSV of
  * many megabytes). The input boundary leaves such a body unread (no JSON parser, no body-type refusal, no
- * limit of the API's JSON bodies): the route reads it with `readUpload` under its own limit and checks
- * what it reads. Only the types named are uploads; any other body on that path meets the boundary as usual.
+ * limit of the API's JSON bodies): the route reads it with `uploadChunks` under its own limit and
+ * checks what it reads. Only the types named are uploads; any other body on that path meets the boundary as usual.
  * A type an HTML form can send (text/plain, form-encoded, multipart) must not be named: the XSRF rule
  * (body-type.ts) would then no longer guard the path.
  */
@@ -69,34 +68,4 @@ export async function* uploadChunks(req: IncomingMessage, limit: number): AsyncG
 function drain(req: IncomingMessage): void {
   req.on('error', () => undefined);
   req.resume();
-}
-
-/** Reads an upload's body as UTF-8 text, at most `limit` bytes (413 beyond, before the rest is read); 415 for a compressed body. */
-export function readUpload(req: IncomingMessage, limit: number): Promise<string> {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (encoding !== 'identity') return Promise.reject(unsupportedEncoding());
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(payloadTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const fail = (err: Error) => {
-      req.off('data', onData);
-      req.resume();
-      reject(err);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return fail(payloadTooLarge());
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('error', fail);
-    req.once('end', () => {
-      if (size > limit) return;
-      const body = Buffer.concat(chunks);
-      if (!isUtf8(body)) return reject(invalidBodyCharset());
-      resolve(body.toString('utf8'));
-    });
-  });
 }

@@ -12,8 +12,8 @@ export interface JobRunnerOptions {
   leaseMs: number;
   /** Length of a schedule tick (scheduled jobs run once per tick across the cluster). */
   tickMs: number;
-  /** Tests only: a claimed run waits this long before its work starts, so tests can see it RUNNING. */
-  holdMs: number;
+  /** Tests only (platform/test-knobs.ts): a claimed run waits this long before its work starts, so tests can see it RUNNING. */
+  holdMs?: number;
 }
 
 /** Thrown inside a run that lost its claim (force-failed, lease expired) or whose node is stopping. */
@@ -199,7 +199,7 @@ export class JobRunner {
       let outcome: JobOutcome = 'SUCCESS';
       let message: string | null = null;
       try {
-        if (this.opts.holdMs > 0) await sleep(this.opts.holdMs, abort.signal);
+        if (this.opts.holdMs) await sleep(this.opts.holdMs, abort.signal);
         message = (await def.run(ctx)) ?? null;
         abort.signal.throwIfAborted();
       } catch (err) {

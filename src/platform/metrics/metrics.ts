@@ -55,7 +55,7 @@ export class Metrics {
   /** Route object (what Express puts on `req.route`) → its full path template, filled by indexRoutes. */
   private readonly templates = new WeakMap<object, string>();
 
-  constructor(private readonly sources: MetricsSources) {
+  constructor(sources: MetricsSources) {
     const register = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.timings.register(this.registry);

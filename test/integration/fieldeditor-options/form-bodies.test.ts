@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { uniq, useTestApp, type TestUser } from '../../helpers/test-app.ts';
 import { dataFingerprint } from '../../helpers/db-snapshot.ts';
 import { createField, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
-import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/fieldeditor.paths.ts';
+import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/shared/fieldeditor.paths.ts';
 
 const t = useTestApp();
 let bob: TestUser;

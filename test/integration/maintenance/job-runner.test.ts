@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, type TestApp } from '../../helpers/test-app.ts';
 import { addOptions, createContext, createField, FE, grant, listValues, paths } from '../../helpers/tracker-fixtures.ts';
-import { POSITION_GAP } from '../../../src/fieldeditor/fieldeditor.model.ts';
+import { POSITION_GAP } from '../../../src/fieldeditor/shared/fieldeditor.model.ts';
 import type { JobOutcome, JobRow } from '../../../src/platform/jobs/job-types.ts';
 import { claimNext, findJob } from '../../../src/platform/jobs/jobs.repository.ts';
 

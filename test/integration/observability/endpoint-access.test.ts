@@ -6,7 +6,7 @@ import { hostApi } from '../../../src/apidocs/host.api.ts';
 import { codeblocksApi } from '../../../src/codeblocks/codeblocks.api.ts';
 import { generationOf } from '../../../src/codeblocks/generation.ts';
 import { fieldeditorApi } from '../../../src/fieldeditor/description/fieldeditor.api.ts';
-import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/fieldeditor.paths.ts';
+import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/shared/fieldeditor.paths.ts';
 
 // The must-hold of issue 25: the router, its guards and the API documents come from one declaration per
 // endpoint, so for EVERY declared operation a caller below its declared access is refused, with the status

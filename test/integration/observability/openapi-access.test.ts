@@ -9,7 +9,7 @@ import { hostApi } from '../../../src/apidocs/host.api.ts';
 import { codeblocksApi } from '../../../src/codeblocks/codeblocks.api.ts';
 import { generationOf } from '../../../src/codeblocks/generation.ts';
 import { fieldeditorApi } from '../../../src/fieldeditor/description/fieldeditor.api.ts';
-import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/fieldeditor.paths.ts';
+import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/shared/fieldeditor.paths.ts';
 import type { ApiDescription } from '../../../src/platform/openapi/operation.ts';
 import type { OpenApiDocument } from '../../../src/platform/openapi/document.ts';
 

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { listRegisteredRoutes } from '../../../src/platform/http/route-walk.ts';
 import { DOCUMENT_PATHS, isUndocumentedRoute, UNDOCUMENTED_ROUTES } from '../../../src/apidocs/apidocs.paths.ts';
 import { FIELDEDITOR_DOCUMENT_PATH } from '../../../src/apidocs/apidocs.feature.ts';
-import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/fieldeditor.paths.ts';
+import { FIELDEDITOR_BASES } from '../../../src/fieldeditor/shared/fieldeditor.paths.ts';
 import { METRICS_PATH } from '../../../src/platform/metrics/metrics.routes.ts';
 import type { OpenApiDocument } from '../../../src/platform/openapi/document.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { POSITION_GAP } from '../../fieldeditor.model.ts';
+import { POSITION_GAP } from '../../shared/fieldeditor.model.ts';
 import { pruneUnknownNames } from '../../../directory/auth-failures.repository.ts';
 import { removeDanglingGrants } from '../../access/grant-repair.repository.ts';
 import { removeDanglingDefaults, repairOptionOrder } from './jobs.repository.ts';

@@ -1,7 +1,7 @@
 // Parts of the field editor's API description that every resource's declarations share: the error
 // catalogue (statusCode/subCode/message), path parameters and the records several endpoints answer.
 import { z } from 'zod';
-import { json, LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, TOO_MANY_REQUESTS_TEXT, type ErrorCatalogue } from '../platform/openapi/operation.ts';
+import { json, LOGIN_BUSY_HEADERS, LOGIN_BUSY_TEXT, TOO_MANY_REQUESTS_HEADERS, TOO_MANY_REQUESTS_TEXT, type ErrorCatalogue } from '../../platform/openapi/operation.ts';
 
 export const fieldeditorError = z
   .object({

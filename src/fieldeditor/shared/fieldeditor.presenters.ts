@@ -1,7 +1,7 @@
-import type { ContextDetails } from '../tracker/contexts.service.ts';
-import type { IssueTypeRow, ProjectRow } from '../tracker/catalog.repository.ts';
-import type { FieldRef } from '../tracker/refs.ts';
-import type { GrantRow } from './grants/grants.repository.ts';
+import type { ContextDetails } from '../../tracker/contexts.service.ts';
+import type { IssueTypeRow, ProjectRow } from '../../tracker/catalog.repository.ts';
+import type { FieldRef } from '../../tracker/refs.ts';
+import type { GrantRow } from '../grants/grants.repository.ts';
 
 /** JSON shapes of fieldeditor-api.md ("Resources and their fields"). */
 export const fieldRecord = (f: FieldRef) => ({ fieldId: f.id, fieldName: f.name, fieldDescription: f.description, fieldType: f.fieldType });

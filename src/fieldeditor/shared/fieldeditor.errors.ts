@@ -1,7 +1,7 @@
-import type { ErrorRenderer } from '../platform/http/error-handler.ts';
-import { AppError } from '../platform/http/app-error.ts';
-import { LOGIN_BUSY } from '../platform/http/platform.errors.ts';
-import type { VersionRule } from '../platform/openapi/operation.ts';
+import type { ErrorRenderer } from '../../platform/http/error-handler.ts';
+import { AppError } from '../../platform/http/app-error.ts';
+import { LOGIN_BUSY } from '../../platform/http/platform.errors.ts';
+import type { VersionRule } from '../../platform/openapi/operation.ts';
 
 /**
  * The error registry of the field-editor API (its codes, sub-codes and messages; the options room's own refusals
@@ -53,31 +53,23 @@ export const contextNotFound = (raw: string) =>
 export const validationError = (details: { name: string; message: string; value?: unknown; exceptionName?: string }[]) =>
   new AppError(400, 'VALIDATION', 'validation errors', { subCode: SUB.VALIDATION, details });
 
+/** The sub-code of an error that names none, by its status. */
+const SUB_OF_STATUS: Readonly<Record<number, number>> = {
+  400: SUB.VALIDATION,
+  401: SUB.NOT_AUTHENTICATED,
+  403: SUB.ADMIN_REQUIRED,
+  404: SUB.NOT_FOUND,
+  409: SUB.CONFLICT,
+  412: SUB.VERSION,
+  413: SUB.TOO_LARGE,
+  415: SUB.UNSUPPORTED_MEDIA,
+  429: SUB.TOO_MANY_REQUESTS,
+};
+
 function defaultSubCode(err: AppError): number {
   if (err.status === 403 && err.code === 'FORBIDDEN') return SUB.ADMIN_REQUIRED;
   if (err.code === LOGIN_BUSY) return SUB.LOGIN_BUSY;
-  switch (err.status) {
-    case 400:
-      return SUB.VALIDATION;
-    case 401:
-      return SUB.NOT_AUTHENTICATED;
-    case 403:
-      return SUB.ADMIN_REQUIRED;
-    case 404:
-      return SUB.NOT_FOUND;
-    case 409:
-      return SUB.CONFLICT;
-    case 412:
-      return SUB.VERSION;
-    case 413:
-      return SUB.TOO_LARGE;
-    case 415:
-      return SUB.UNSUPPORTED_MEDIA;
-    case 429:
-      return SUB.TOO_MANY_REQUESTS;
-    default:
-      return err.status >= 500 ? SUB.INTERNAL : err.status * 1000;
-  }
+  return SUB_OF_STATUS[err.status] ?? (err.status >= 500 ? SUB.INTERNAL : err.status * 1000);
 }
 
 export const renderFieldEditor: ErrorRenderer = (err, _req, res) => {
