@@ -90,7 +90,7 @@ export class WebhookDispatcher {
     const start = await hooks.lowestCursor(this.knex);
     if (start === undefined) return false;
     const upTo = await this.horizon.advance(this.knex, start);
-    const claims = await this.knex.transaction((trx) => hooks.claimWebhooks(trx, this.node, this.opts.leaseMs, CLAIMS, upTo));
+    const claims = await this.knex.transaction((trx) => hooks.claimWebhooks(trx, this.node, this.opts.leaseMs, CLAIMS));
     const backlog = await Promise.all(claims.map((c) => this.serve(c, upTo)));
     return backlog.some(Boolean);
   }

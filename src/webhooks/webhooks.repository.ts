@@ -74,22 +74,18 @@ export interface Claim {
 }
 
 /**
- * Claims up to `limit` enabled subscriptions no live node holds (their lease is unset or expired) that have work:
- * event-log entries after their cursor up to `upTo`, or a delivery due to be sent. The least recently served come
- * first, so that any number of subscriptions take turns (a fixed `order by id` served the same ones every round
- * and starved the rest). Rows another node is claiming at the same moment are skipped, not waited for.
+ * Claims up to `limit` enabled subscriptions no live node holds (their lease is unset or expired), the least
+ * recently served first, so that any number of subscriptions take turns (a fixed `order by id` served the same
+ * ones every round and starved the rest). Rows another node is claiming at the same moment are skipped, not
+ * waited for. Subscriptions are not filtered by whether they have work: a filter on the cursor and the due
+ * deliveries let a surviving node resend far more than the batch in flight after a node was killed
+ * (test/pg/webhooks-cluster.test.ts), and a claim without work costs one empty round.
  */
-export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs: number, limit: number, upTo: number): Promise<Claim[]> {
-  const dueDelivery = trx('webhook_deliveries as d')
-    .select(trx.raw('1'))
-    .whereRaw('d.webhook_id = webhooks.id')
-    .andWhere('d.status', 'pending')
-    .andWhere('d.next_attempt_at', '<=', trx.fn.now());
+export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs: number, limit: number): Promise<Claim[]> {
   const free = (await trx('webhooks')
     .select('id')
     .where({ enabled: true })
     .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()))
-    .andWhere((w) => w.where('cursor', '<', upTo).orWhereExists(dueDelivery))
     .orderByRaw('served_at asc nulls first, id')
     .limit(limit)
     .forUpdate()
