@@ -55,7 +55,7 @@ describe('the command line from a folder outside the clone', SEVERAL_PROCESSES, 
   it('runs the user and token commands on DATA_DIR, and through a linked `addon-pair` on the PATH', async () => {
     const data = migratedDataDir(path.join(dir, 'data'));
     const env = { DATA_DIR: data, ADMIN_PASSWORD: 'anywhere-admin', DEMO: '0' };
-    const added = await cli(['user', 'add', 'alice', '--password', 'alice-pw'], env);
+    const added = await cli(['user', 'add', 'alice', '--password', 'a-long-enough-secret'], env);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout.trim()).toBe('created user alice (groups: users)');
     const unlocked = await cli(['user', 'unlock', 'alice'], env);

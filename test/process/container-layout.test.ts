@@ -69,10 +69,10 @@ describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user'
       // Only data/ changed: the application files are as root left them.
       expect(fs.readdirSync(app).sort()).toEqual(['bin', 'data', 'dist', 'node_modules', 'package.json']);
       // `docker compose exec app node dist/main.mjs user add …`: the same user, so the running server takes it.
-      const add = runAsNode(['dist/main.mjs', 'user', 'add', 'bob', '--password', 'bob-image-pw'], {});
+      const add = runAsNode(['dist/main.mjs', 'user', 'add', 'bob', '--password', 'bob-image-long-secret'], {});
       expect(await add.exited, add.output()).toBe(0);
       const bob = await fetch(`http://127.0.0.1:${port}/rest/api/2/myself`, {
-        headers: { Authorization: `Basic ${Buffer.from('bob:bob-image-pw').toString('base64')}` },
+        headers: { Authorization: `Basic ${Buffer.from('bob:bob-image-long-secret').toString('base64')}` },
       });
       expect(bob.status).toBe(200);
     } finally {

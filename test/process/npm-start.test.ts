@@ -75,10 +75,10 @@ describe('npm start', { timeout: 300_000 }, () => {
     const started = await npmStart(port);
     try {
       const env = { DATA_DIR: dataDir };
-      const added = await runCli(['user', 'add', 'zoe', '--password', 'zoe-password'], env).done;
+      const added = await runCli(['user', 'add', 'zoe', '--password', 'zoe-long-enough-secret'], env).done;
       expect(added).toEqual({ code: 0, output: 'created user zoe (groups: users)\n' });
       const me = await fetch(`http://127.0.0.1:${port}/rest/api/2/myself`, {
-        headers: { Authorization: `Basic ${Buffer.from('zoe:zoe-password').toString('base64')}` },
+        headers: { Authorization: `Basic ${Buffer.from('zoe:zoe-long-enough-secret').toString('base64')}` },
       });
       expect(me.status).toBe(200);
       const r = await runCli(['migrate'], env).done;

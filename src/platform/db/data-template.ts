@@ -48,7 +48,13 @@ export function usableTemplate(known: readonly string[], dir = templateDir()): {
   }
   const data = path.join(dir, 'data');
   if (stamp.pglite !== pgliteVersion() || !stamp.migrations.every((m) => known.includes(m))) return undefined;
-  if (!fs.existsSync(path.join(data, 'PG_VERSION'))) return undefined;
+  // Readable by this process, too: an image's template belongs to root (PostgreSQL's files are 0600), and a server
+  // running as another user then creates its folder the long way rather than failing with EACCES half-way.
+  try {
+    fs.accessSync(path.join(data, 'PG_VERSION'), fs.constants.R_OK);
+  } catch {
+    return undefined;
+  }
   return { data, migrations: stamp.migrations };
 }
 
