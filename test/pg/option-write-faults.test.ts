@@ -37,6 +37,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option writes when the database
   const entriesWith = async (kind: string, member: string, value: unknown) =>
     Number(((await knex().raw(`select count(*)::int as n from event_log where kind = ? and after ->> ? = ?`, [kind, member, String(value)])) as { rows: { n: number }[] }).rows[0]!.n);
 
+  /**
+   * Waits until no backend still runs `text`: a statement cut off after it was sent goes on in PostgreSQL until it
+   * commits or notices the lost client, so counting rows before then would race with it.
+   */
+  async function backendsDone(text: string): Promise<void> {
+    for (const until = Date.now() + 10_000; Date.now() < until; ) {
+      const { rows } = (await knex().raw(`select count(*)::int as n from pg_stat_activity where pid <> pg_backend_pid() and state <> 'idle' and position(? in query) > 0`, [text])) as { rows: { n: number }[] };
+      if (rows[0]!.n === 0) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   /** Sends `request` with the cut armed; answers the status (the cut must have happened). */
   async function cutDuring(text: string, point: CutPoint, request: () => PromiseLike<{ status: number; body: unknown }>): Promise<number> {
     const cut = proxy.arm(text, point);
@@ -44,6 +56,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('option writes when the database
     const res = await request();
     proxy.disarm();
     await Promise.race([cut, new Promise((r) => setTimeout(r, 100))]);
+    await backendsDone(text);
     expect(proxy.cuts, 'the connection was cut').toBe(cutsBefore + 1);
     expect(res.status < 400 || res.status >= 500, `no 4xx about its own write: ${res.status} ${JSON.stringify(res.body)}`).toBe(true);
     return res.status;
