@@ -93,7 +93,9 @@ describe.skipIf(!onPostgres)('webhook deliveries from a child process of the ser
 
     // (The lease names the server's pid, not the child's: webhooks-cluster.test.ts finds the node to kill by it.)
     process.kill(running.pid, 'SIGKILL');
-    const next = await until('a new delivery child', () => deliveryChildOf(child).find((c) => c.pid !== running.pid));
+    // The server sets the child's niceness right after spawning it, so a look in between sees 0: wait for 12 (a
+    // child that never gets it fails the wait).
+    const next = await until('a new delivery child at niceness 12', () => deliveryChildOf(child).find((c) => c.pid !== running.pid && c.nice === 12));
     expect(next.nice).toBe(12);
     expect((await create('second')).status).toBe(200);
     await receiver.until((r) => r.some((x) => (x.body.option as { optionvalue?: string } | undefined)?.optionvalue === 'second'), 30_000);
