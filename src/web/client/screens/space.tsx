@@ -3,7 +3,7 @@ import { api, errorText } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { href } from '../router.ts';
-import { ErrorMessage, ListTable, Loading, Notice } from '../ui.tsx';
+import { ErrorMessage, ListTable, Loading, Notice, WarningMessage } from '../ui.tsx';
 
 /** A permission as GET /rest/api/space/{key}/permission answers it. */
 interface Permission {
@@ -100,7 +100,7 @@ export function SpaceScreen({ spaceKey }: { spaceKey: string }) {
       {notice && <Notice>{notice}</Notice>}
       <ErrorMessage error={error ?? loadError} />
       {!data && !loadError && <Loading />}
-      {data && readers.length === 0 && <Notice>Nobody can read this space yet: grant read to a user or a group.</Notice>}
+      {data && readers.length === 0 && <WarningMessage>Nobody can read this space yet: grant read to a user or a group.</WarningMessage>}
       {data && data.results.length > 0 && (
         <ListTable class="list" columns={['Who', 'Kind', 'Permission', 'Actions']}>
           {data.results.map((p) => (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { qs } from '../api.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { href } from '../router.ts';
-import { ErrorMessage, ListTable, Loading, Notice } from '../ui.tsx';
+import { ErrorMessage, InfoMessage, ListTable, Loading, WarningMessage } from '../ui.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -36,11 +36,11 @@ export function SpacesScreen() {
       <ErrorMessage error={error} />
       {!page && !error && <Loading />}
       {unread.length > 0 && (
-        <Notice>
+        <WarningMessage>
           Nobody can read {unread.length === 1 ? 'this space' : 'these spaces'} yet: {unread.map((s) => s.key).join(', ')}. Open a space to grant read to a user or group.
-        </Notice>
+        </WarningMessage>
       )}
-      {page && page.results.length === 0 && <Notice>There are no spaces yet.</Notice>}
+      {page && page.results.length === 0 && <InfoMessage>There are no spaces yet.</InfoMessage>}
       {page && page.results.length > 0 && (
         <>
           <ListTable class="list" columns={['Key', 'Name', 'Readers']}>

@@ -5,7 +5,7 @@ import { UserGroups } from './user-groups.tsx';
 import { ADMIN_TOKENS, count, USER, USERS, type HostPage, type ListedUser, type TokenRecord, type UserRecord } from '../directory.ts';
 import { go, href } from '../router.ts';
 import type { Me } from '../session.ts';
-import { ErrorMessage, Loading, Notice, WarningMessage } from '../ui.tsx';
+import { ErrorMessage, InfoMessage, Loading, Notice, WarningMessage } from '../ui.tsx';
 import { UserState } from './users.tsx';
 import { TokenTable } from './token-table.tsx';
 
@@ -97,7 +97,7 @@ export function UserScreen({ name, me }: { name: string; me: Me }) {
           )}
         </div>
       )}
-      {guarded && <Notice>{user.name} is a system administrator: only a system administrator can change it, its password or its tokens.</Notice>}
+      {guarded && <InfoMessage>{user.name} is a system administrator: only a system administrator can change it, its password or its tokens.</InfoMessage>}
       {!guarded && <EditUser key={`${version}`} user={user} self={user.name.toLowerCase() === me.name.toLowerCase()} onSaved={(u) => reload(`Saved. ${u.active ? '' : `${u.name} cannot log in while deactivated.`}`)} onError={setError} />}
       {!guarded && <ResetPassword name={user.name} onDone={() => reload(`The password of ${user.name} is changed; its sessions and logins with the old one have ended.`)} onError={setError} />}
       <UserGroups user={user.name} groups={groups} done={(m) => reload(m)} failed={(e) => (setNotice(undefined), setError(errorText(e)))} />
