@@ -1,6 +1,7 @@
 // The embedded default's memory, measured in every PostgreSQL run (issue 14: the server of `npm start` stays
 // under 300 MB RSS idle and under load, from the first start on). A fresh data folder with the demo data,
-// as `npm install && npm start` makes it: first start (initdb, migrations, demo), idle, load, restart, idle.
+// as `npm install && npm start` makes it: first start (the build's migrated template copied, demo data), idle, load,
+// restart, idle.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +11,16 @@ import { readRssMb, sampleRss } from './rss.ts';
 import { SERVER_MALLOC_ARENA_MAX, SERVER_MALLOC_MMAP_THRESHOLD, SERVER_UV_THREADPOOL_SIZE } from './server-process.ts';
 
 export const EMBEDDED_RSS_LIMIT_MB = 300;
-/** Issue 14: the first start answers within 10 s of `npm start` after install. */
-export const FIRST_START_LIMIT_SEC = 10;
+/**
+ * Issue 42 (issue 14 asked for 10 s): the first start answers within 3 s on a 2-core machine. The figure of record
+ * is bench/start-timing.ts, which measures it in turns with PGlite's own start; this check is the same target
+ * seen once per bench run, at whatever load the run has.
+ */
+export const FIRST_START_LIMIT_SEC = 3;
 
 export interface EmbeddedMemory {
   firstStartSec: number;
-  /** Peak RSS of the server process from spawn to the first answer of /status (initdb runs in a child). */
+  /** Peak RSS of the server process from spawn to the first answer of /status. */
   firstStartPeakMb: number | null;
   firstIdleMb: number | null;
   loadPeakMb: number | null;
@@ -25,7 +30,6 @@ export interface EmbeddedMemory {
 }
 
 const IDLE_WAIT_MS = 5_000;
-// A first start runs initdb; on a busy 2-core machine that has taken minutes.
 // The demo page's first block (README, Code-block downloads), as alice: a database read on every request.
 const DEMO_DOWNLOAD =
   '/rest/advancedcodeblocks/1/download_code/plain_text?key=dGVzdHN5c3RlbSAx&macroId=5f3c2a4e-1d2b-4c6a-9e8f-000000001001&contentId=1001';
