@@ -133,6 +133,15 @@ export function OrderField({
   );
 }
 
+
+/** A table cell that names its column, for the one-card-per-row layout of narrow screens (`table.stack` in styles.css). */
+export function Cell(p: { label: string; cls?: string; testId?: string; title?: string; children: ComponentChildren }) {
+  return (
+    <td data-label={p.label} class={p.cls} data-testid={p.testId} title={p.title}>
+      <div>{p.children}</div>
+    </td>
+  );
+}
 /** A `table.list` with one header row of column names; `wide` names the column hidden on narrow screens. */
 export function ListTable({
   class: cls,

@@ -1,9 +1,8 @@
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorText, FE, qs } from '../api.ts';
 import { href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
-import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, OrderField, Pager } from '../ui.tsx';
+import { Cell, ErrorMessage, FilterField, ListTable, Loading, InfoMessage, OrderField, Pager } from '../ui.tsx';
 import { Time } from '../time.tsx';
 import { askConfirm } from '../confirm.tsx';
 import { KIND_WORDS, useFieldNames } from './event-words.ts';
@@ -29,15 +28,6 @@ export function MaintenanceScreen({ view }: { view: string | undefined }) {
       </nav>
       {events ? <EventLogView /> : view === undefined ? <JobsView /> : <ErrorMessage error="There is no such screen." />}
     </section>
-  );
-}
-
-/** A table cell that names its column, for the one-card-per-row layout of narrow screens (styles.css). */
-function Cell(p: { label: string; cls?: string; testId?: string; title?: string; children: ComponentChildren }) {
-  return (
-    <td data-label={p.label} class={p.cls} data-testid={p.testId} title={p.title}>
-      <div>{p.children}</div>
-    </td>
   );
 }
 

@@ -3,7 +3,7 @@ import { api, errorText } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { href } from '../router.ts';
-import { ErrorMessage, ListTable, Loading, Notice, WarningMessage } from '../ui.tsx';
+import { Cell, ErrorMessage, ListTable, Loading, Notice, WarningMessage } from '../ui.tsx';
 
 /** A permission as GET /rest/api/space/{key}/permission answers it. */
 interface Permission {
@@ -102,19 +102,23 @@ export function SpaceScreen({ spaceKey }: { spaceKey: string }) {
       {!data && !loadError && <Loading />}
       {data && readers.length === 0 && <WarningMessage>Nobody can read this space yet: grant read to a user or a group.</WarningMessage>}
       {data && data.results.length > 0 && (
-        <ListTable class="list" columns={['Who', 'Kind', 'Permission', 'Actions']}>
+        <ListTable class="list stack" columns={['Who', 'Kind', 'Permission', 'Actions']}>
           {data.results.map((p) => (
             <tr key={p.id} data-testid="space-permission-row" data-subject={p.subject.identifier} data-operation={p.operation.key}>
-              <td data-testid="space-permission-subject">
+              <Cell label="Who" testId="space-permission-subject">
                 {p.subject.type === 'user' ? <a href={href('users', p.subject.identifier)}>{p.subject.identifier}</a> : <a href={href('groups', p.subject.identifier)}>{p.subject.identifier}</a>}
-              </td>
-              <td data-testid="space-permission-subject-type">{p.subject.type}</td>
-              <td data-testid="space-permission-operation">{words(p)}</td>
-              <td>
+              </Cell>
+              <Cell label="Kind" testId="space-permission-subject-type">
+                {p.subject.type}
+              </Cell>
+              <Cell label="Permission" testId="space-permission-operation">
+                {words(p)}
+              </Cell>
+              <Cell label="Actions">
                 <button type="button" class="small danger" data-testid="space-permission-remove" onClick={() => void remove(p)} aria-label={`Revoke ${words(p)} from ${p.subject.identifier}`}>
                   Revoke
                 </button>
-              </td>
+              </Cell>
             </tr>
           ))}
         </ListTable>

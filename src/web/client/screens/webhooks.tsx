@@ -1,9 +1,8 @@
-import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { go, href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
-import { ErrorMessage, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
+import { Cell, ErrorMessage, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
 import { Time } from '../time.tsx';
 import { askConfirm } from '../confirm.tsx';
 import { WebhookForm, WH, type WebhookFields } from './webhook-form.tsx';
@@ -44,14 +43,6 @@ export function WebhooksScreen({ id }: { id: string | undefined }) {
       <h1 id="webhooks-title">Webhooks</h1>
       {id === undefined ? <WebhookList /> : <WebhookDetail id={id} />}
     </section>
-  );
-}
-
-function Cell(p: { label: string; testId?: string; children: ComponentChildren }) {
-  return (
-    <td data-label={p.label} data-testid={p.testId}>
-      <div>{p.children}</div>
-    </td>
   );
 }
 
