@@ -14,7 +14,7 @@ import type { MigrationReport, UnitReport } from '../report.ts';
 import { SourceClient, SourceHttpError, type SourceAuth } from '../source-http.ts';
 import { TRACKER_SOURCE, writeFieldAndContexts } from './field-writer.ts';
 import { writeGrants } from './grant-writer.ts';
-import { writeOptionsAndDefaults } from './option-writer.ts';
+import { writeOptionsAndDefaults } from './option-tree-writer.ts';
 import { fieldFingerprint, maxIdsOf, walkOptions, type SourceFieldHeader, type SourceMaxIds, type SourcePrincipals, type SourceTrackerField } from './tracker-model.ts';
 import { TrackerReader } from './tracker-reader.ts';
 import { UnitTally } from './unit-tally.ts';

@@ -2,7 +2,9 @@
 // write locks it): an option is found by its migration record, else by value among its siblings; it is renamed
 // and enabled or disabled as the source has it, new ones keep the source's id where no option here has it
 // (mapped and reported otherwise), and the list takes the source's order. Options here that the source does not
-// have are kept, after the source's, and counted. Then each context's default value, by the mapped ids.
+// have are kept, after the source's, and counted. Then each context's default value, by the mapped ids. Everything
+// is written through the options room's import port (fieldeditor/options/options-import-port.ts); the field
+// editor's own option-writer.ts serves the API's writes (rights, event log), which an import does not make.
 import type { Knex } from 'knex';
 import { fingerprintOf, migrationRecords, type MigrationRecord } from '../migration-records.repository.ts';
 import { POSITION_GAP } from '../../fieldeditor/shared/fieldeditor.model.ts';
