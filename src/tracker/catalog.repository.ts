@@ -67,11 +67,12 @@ export const catalogRepository = {
 
 /**
  * After inserting rows with explicit ids (import, demo), moves the table's sequence past them so that the
- * next generated id does not collide. Never moves a sequence backwards.
+ * next generated id does not collide; with `past`, past that id too (an import from elsewhere that gives new ids
+ * while source ids are still to come moves it past all of the source's ids). Never moves a sequence backwards.
  */
-export async function bumpSequence(q: Knex, table: 'projects' | 'issue_types' | 'custom_fields' | 'field_contexts'): Promise<void> {
+export async function bumpSequence(q: Knex, table: 'projects' | 'issue_types' | 'custom_fields' | 'field_contexts', past = 0): Promise<void> {
   await q.raw(
-    `select setval(pg_get_serial_sequence(?, 'id'), greatest((select coalesce(max(id), 0) from ??), (select last_value from ${table}_id_seq)))`,
-    [table, table],
+    `select setval(pg_get_serial_sequence(?, 'id'), greatest(?::bigint, (select coalesce(max(id), 0) from ??), (select last_value from ${table}_id_seq)))`,
+    [table, past, table],
   );
 }

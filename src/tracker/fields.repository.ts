@@ -50,6 +50,15 @@ export const fieldsRepository = {
     return q('custom_fields').select(FIELD_COLUMNS).orderBy('id');
   },
 
+  async findField(q: Knex, id: number): Promise<FieldRow | undefined> {
+    return (await q('custom_fields').select(FIELD_COLUMNS).where({ id }).first()) as FieldRow | undefined;
+  },
+
+  /** Renames a field (its case-blind name key with it) and sets its description. */
+  async updateField(q: Knex, id: number, f: { name: string; description: string }): Promise<void> {
+    await q('custom_fields').where({ id }).update({ name: f.name, name_key: f.name.toLowerCase(), description: f.description });
+  },
+
   async insertField(q: Knex, f: { id?: number; name: string; description: string; typeKey: string }): Promise<FieldRow> {
     const [row] = await q('custom_fields')
       .insert({ ...(f.id === undefined ? {} : { id: f.id }), name: f.name, name_key: f.name.toLowerCase(), description: f.description, type_key: f.typeKey })
@@ -82,6 +91,12 @@ export const fieldsRepository = {
   contextsOfFields(q: Knex, fieldIds: readonly number[]): Promise<ContextRow[]> {
     if (fieldIds.length === 0) return Promise.resolve([]);
     return q('field_contexts').select(CONTEXT_COLUMNS).whereIn('field_id', fieldIds).orderBy([{ column: 'field_id' }, { column: 'is_default', order: 'desc' }, { column: 'id' }]);
+  },
+
+  /** Which of `ids` are contexts already (of any field). */
+  async existingContextIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    return new Set((await q('field_contexts').whereIn('id', ids).select<{ id: number }[]>('id')).map((r) => r.id));
   },
 
   contextsByIds(q: Knex, ids: readonly number[]): Promise<ContextRow[]> {

@@ -108,6 +108,16 @@ export const spacesRepository = {
     return row as SpaceRow;
   },
 
+  /** Changes a space's name and description. */
+  async update(q: Knex, id: number, s: { name: string; description: string }): Promise<void> {
+    await q('spaces').where({ id }).update(s);
+  },
+
+  /** Whether any user or group holds read on the space (an imported space starts with no grant at all). */
+  async anyoneReads(q: Knex, spaceId: number): Promise<boolean> {
+    return (await q('space_permissions').where({ space_id: spaceId, operation: 'read', target: 'space' }).first('id')) !== undefined;
+  },
+
   async canRead(q: Knex, userId: number, spaceId: number): Promise<boolean> {
     return (await holds(q, userId, spaceId, 'read', ['space'])) !== undefined;
   },

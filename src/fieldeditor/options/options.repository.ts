@@ -211,9 +211,24 @@ export async function insertOptions(trx: Knex.Transaction, rows: readonly Record
   return (await trx('field_options').insert(rows).returning(['id', 'value_key'])) as { id: number; value_key: string }[];
 }
 
-/** After rows were inserted with their own ids (an import), the id sequence continues behind the largest id. */
-export async function syncOptionIdSequence(trx: Knex.Transaction): Promise<void> {
+/**
+ * After rows were inserted with their own ids (an import), the id sequence continues behind the largest id; with
+ * `past`, behind that id too (an import from elsewhere, before it gives new ids while source ids are still to
+ * come). Never moves the sequence back.
+ */
+export async function syncOptionIdSequence(trx: Knex.Transaction, past = 0): Promise<void> {
   await trx.raw(
-    `select setval('field_options_id_seq', greatest((select coalesce(max(id), 0) from field_options), (select last_value from field_options_id_seq)))`,
+    `select setval('field_options_id_seq', greatest(?::bigint, (select coalesce(max(id), 0) from field_options), (select last_value from field_options_id_seq)))`,
+    [past],
   );
+}
+
+/** Of these option ids, those an option holds (in any field or context). */
+export async function existingOptionIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
+  const taken = new Set<number>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await q('field_options').whereIn('id', ids.slice(i, i + 1000)).select<{ id: number }[]>('id');
+    for (const r of rows) taken.add(r.id);
+  }
+  return taken;
 }

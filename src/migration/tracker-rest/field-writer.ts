@@ -5,11 +5,8 @@
 // and created when missing, so the context's scope reads the same here.
 import type { Knex } from 'knex';
 import { migrationRecords, fingerprintOf } from '../migration-records.repository.ts';
-import { bumpSequence, catalogRepository } from '../../tracker/catalog.repository.ts';
-import { fieldsRepository } from '../../tracker/fields.repository.ts';
 import { shortFieldType } from '../../tracker/field-types.ts';
-import { trackerRules } from '../../tracker/tracker.service.ts';
-import { trackerTarget } from './tracker-target.repository.ts';
+import { trackerImportPort as tracker } from '../../tracker/tracker-import-port.ts';
 import type { SourceContext, SourceMaxIds, SourceTrackerField } from './tracker-model.ts';
 import type { UnitTally } from './unit-tally.ts';
 
@@ -29,22 +26,22 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
   const contexts = new Map<number, number>();
   const records = await migrationRecords.findMany(trx, TRACKER_SOURCE, 'context', src.contexts.map((c) => String(c.id)));
   for (const c of src.contexts) {
-    const local = await fieldsRepository.contextsOfFields(trx, [fieldId]);
+    const local = await tracker.contextsOf(trx, fieldId);
     const recorded = records.get(String(c.id));
     let row = recorded ? local.find((l) => l.id === Number(recorded.local_id)) : undefined;
     row ??= c.isDefault ? local.find((l) => l.is_default) : local.find((l) => l.id === c.id || l.name.toLowerCase() === c.name.toLowerCase());
     if (row) {
       const renamed = row.name !== c.name || row.description !== c.description;
-      if (renamed) await fieldsRepository.updateContext(trx, row.id, { name: c.name, description: c.description });
+      if (renamed) await tracker.updateContext(trx, row.id, { name: c.name, description: c.description });
       const rescoped = !c.isDefault && (await writeScope(trx, fieldId, row.id, c, tally));
       tally.add('contexts', renamed || rescoped ? 'updated' : 'unchanged');
     } else {
-      const free = !(await trackerTarget.takenContextIds(trx, [c.id])).has(c.id);
-      if (!free) await trackerTarget.moveSequencePast(trx, 'field_contexts', maxContextId);
-      row = await fieldsRepository.insertContext(trx, { id: free ? c.id : undefined, fieldId, name: c.name, description: c.description, isDefault: false });
+      const free = !(await tracker.takenContextIds(trx, [c.id])).has(c.id);
+      if (!free) await tracker.moveIdSequencePast(trx, 'field_contexts', maxContextId);
+      row = await tracker.createContext(trx, { id: free ? c.id : undefined, fieldId, name: c.name, description: c.description });
       if (!free) tally.map('context', c.id, row.id);
       // A later context that gets its id from the sequence must not run into this one's.
-      else await bumpSequence(trx, 'field_contexts');
+      else await tracker.moveIdSequencePast(trx, 'field_contexts');
       await writeScope(trx, fieldId, row.id, c, tally);
       // Before 1.5.0 the source does not tell a context's projects: here it applies to all of them until an administrator narrows it.
       if (!c.projects) tally.skip('contexts whose projects the source did not tell (all projects here)');
@@ -54,7 +51,7 @@ export async function writeFieldAndContexts(trx: Knex.Transaction, src: SourceTr
     await migrationRecords.save(trx, TRACKER_SOURCE, 'context', { sourceId: String(c.id), localId: String(row.id), fingerprint: fingerprintOf(contextState(c)) });
   }
   const mine = new Set(contexts.values());
-  const extra = (await fieldsRepository.contextsOfFields(trx, [fieldId])).filter((l) => !mine.has(l.id));
+  const extra = (await tracker.contextsOf(trx, fieldId)).filter((l) => !mine.has(l.id));
   tally.skip('contexts here that the source does not have (kept)', extra.length);
   return { id: fieldId, typeKey: src.typeKey, contexts };
 }
@@ -63,16 +60,16 @@ const contextState = (c: SourceContext) => ({ name: c.name, description: c.descr
 
 async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally: UnitTally, maxSource: { field: number; context: number }): Promise<number> {
   const recorded = await migrationRecords.find(trx, TRACKER_SOURCE, 'field', String(src.id));
-  let local = recorded ? await trackerTarget.field(trx, Number(recorded.local_id)) : undefined;
+  let local = recorded ? await tracker.field(trx, Number(recorded.local_id)) : undefined;
   if (!local) {
-    const same = await trackerTarget.field(trx, src.id);
+    const same = await tracker.field(trx, src.id);
     if (same && same.name.toLowerCase() === src.name.toLowerCase() && same.type_key === src.typeKey) local = same;
     else {
       const dflt = src.contexts.find((c) => c.isDefault);
-      const contextFree = dflt !== undefined && !(await trackerTarget.takenContextIds(trx, [dflt.id])).has(dflt.id);
-      if (same) await trackerTarget.moveSequencePast(trx, 'custom_fields', maxSource.field);
-      if (!contextFree) await trackerTarget.moveSequencePast(trx, 'field_contexts', maxSource.context);
-      const created = await trackerRules.createField(trx, {
+      const contextFree = dflt !== undefined && !(await tracker.takenContextIds(trx, [dflt.id])).has(dflt.id);
+      if (same) await tracker.moveIdSequencePast(trx, 'custom_fields', maxSource.field);
+      if (!contextFree) await tracker.moveIdSequencePast(trx, 'field_contexts', maxSource.context);
+      const created = await tracker.createField(trx, {
         id: same ? undefined : src.id,
         name: src.name,
         description: src.description,
@@ -81,8 +78,8 @@ async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally:
       });
       if (same) tally.map('field', src.id, created.field.id);
       if (dflt && !contextFree) tally.map('context', dflt.id, created.defaultContextId);
-      else await bumpSequence(trx, 'custom_fields');
-      if (contextFree) await bumpSequence(trx, 'field_contexts');
+      else await tracker.moveIdSequencePast(trx, 'custom_fields');
+      if (contextFree) await tracker.moveIdSequencePast(trx, 'field_contexts');
       tally.add('fields', 'created');
       return created.field.id;
     }
@@ -91,7 +88,7 @@ async function writeField(trx: Knex.Transaction, src: SourceTrackerField, tally:
     throw new Error(`the field is a ${shortFieldType(src.typeKey)} on the source but a ${shortFieldType(local.type_key)} here (field ${local.id})`);
   }
   if (local.name !== src.name || local.description !== src.description) {
-    await trackerTarget.updateField(trx, local.id, { name: src.name, description: src.description });
+    await tracker.updateField(trx, local.id, { name: src.name, description: src.description });
     tally.add('fields', 'updated');
   } else tally.add('fields', 'unchanged');
   return local.id;
@@ -103,32 +100,32 @@ async function writeScope(trx: Knex.Transaction, fieldId: number, contextId: num
   if (c.projects) {
     const ids: number[] = [];
     for (const p of c.projects) {
-      let row = await catalogRepository.findProjectByKey(trx, p.key);
+      let row = await tracker.projectByKey(trx, p.key);
       if (!row) {
-        row = await trackerRules.createProject(trx, { key: p.key, name: p.name, description: p.description });
+        row = await tracker.createProject(trx, { key: p.key, name: p.name, description: p.description });
         tally.add('projects', 'created');
       }
       ids.push(row.id);
     }
-    const now = (await fieldsRepository.projectLinks(trx, [contextId])).map((l) => l.project_id);
+    const now = await tracker.contextProjectIds(trx, contextId);
     if (!sameSet(now, ids)) {
-      await fieldsRepository.setProjects(trx, fieldId, contextId, [...new Set(ids)]);
+      await tracker.setContextProjects(trx, fieldId, contextId, [...new Set(ids)]);
       changed = true;
     }
   }
   if (c.issueTypes) {
     const ids: number[] = [];
     for (const t of c.issueTypes) {
-      let row = await catalogRepository.findIssueTypeByName(trx, t.name);
+      let row = await tracker.issueTypeByName(trx, t.name);
       if (!row) {
-        row = await trackerRules.createIssueType(trx, { name: t.name, description: t.description, type: t.subtask ? 'subtask' : 'standard' });
+        row = await tracker.createIssueType(trx, { name: t.name, description: t.description, type: t.subtask ? 'subtask' : 'standard' });
         tally.add('issue types', 'created');
       }
       ids.push(row.id);
     }
-    const now = (await fieldsRepository.issueTypeLinks(trx, [contextId])).map((l) => l.issue_type_id);
+    const now = await tracker.contextIssueTypeIds(trx, contextId);
     if (!sameSet(now, ids)) {
-      await fieldsRepository.setIssueTypes(trx, contextId, [...new Set(ids)]);
+      await tracker.setContextIssueTypes(trx, contextId, [...new Set(ids)]);
       changed = true;
     }
   }

@@ -5,7 +5,7 @@
 // alone; grants here that the source does not have are kept and counted.
 import type { Knex } from 'knex';
 import { directoryImportPort as directory } from '../../directory/directory-import-port.ts';
-import { grantsRepository, type Principal } from '../../fieldeditor/grants/grants.repository.ts';
+import { grantsImportPort as grants, type Principal } from '../../fieldeditor/grants/grants-import-port.ts';
 import type { SourcePrincipals, SourceTrackerField } from './tracker-model.ts';
 import type { WrittenField } from './field-writer.ts';
 import type { UnitTally } from './unit-tally.ts';
@@ -65,13 +65,13 @@ export async function writeGrants(
     }
     const p: Principal = { type: g.type, name: g.name };
     wanted.add(grantKey(contextId, p));
-    if (await grantsRepository.exists(trx, field.id, contextId, p)) tally.add('grants', 'unchanged');
+    if (await grants.hasGrant(trx, field.id, contextId, p)) tally.add('grants', 'unchanged');
     else {
-      await grantsRepository.add(trx, field.id, contextId, [p]);
+      await grants.addGrant(trx, field.id, contextId, p);
       tally.add('grants', 'created');
     }
   }
-  const here = [...(await grantsRepository.ofField(trx, field.id, 'global')), ...(await grantsRepository.ofField(trx, field.id, 'contexts'))];
+  const here = await grants.grantsOf(trx, field.id);
   const extra = here.filter((g) => !wanted.has(grantKey(g.context_id, { type: g.principal_type, name: g.principal_name })));
   tally.skip('grants here that the source does not have (kept)', extra.length);
 }

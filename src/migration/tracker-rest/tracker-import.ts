@@ -6,6 +6,7 @@
 // the same writes and rolls them back. After each commit the change feed tells every node's caches.
 import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { FIELD_OPTIONS_TOPIC } from '../../fieldeditor/shared/fieldeditor.topics.ts';
+import { trackerImportPort as tracker } from '../../tracker/tracker-import-port.ts';
 import { TRACKER_TOPIC } from '../../tracker/tracker-write.ts';
 import { migrationRecords } from '../migration-records.repository.ts';
 import type { MigrationDeps } from '../migration-deps.ts';
@@ -13,10 +14,9 @@ import type { MigrationReport, UnitReport } from '../report.ts';
 import { SourceClient, SourceHttpError, type SourceAuth } from '../source-http.ts';
 import { TRACKER_SOURCE, writeFieldAndContexts } from './field-writer.ts';
 import { writeGrants } from './grant-writer.ts';
-import { writeOptionsAndDefaults } from './option-writer.ts';
+import { writeOptionsAndDefaults } from './option-tree-writer.ts';
 import { fieldFingerprint, maxIdsOf, walkOptions, type SourceFieldHeader, type SourceMaxIds, type SourcePrincipals, type SourceTrackerField } from './tracker-model.ts';
 import { TrackerReader } from './tracker-reader.ts';
-import { trackerTarget } from './tracker-target.repository.ts';
 import { UnitTally } from './unit-tally.ts';
 
 export interface TrackerImportOptions {
@@ -90,7 +90,7 @@ async function importField(deps: MigrationDeps, r: Read, { dryRun, max }: { dryR
     const fingerprint = fieldFingerprint(field, principals);
     const knex = deps.db.knex;
     const recorded = await migrationRecords.find(knex, TRACKER_SOURCE, 'field', String(field.id));
-    if (recorded?.fingerprint === fingerprint && (await trackerTarget.field(knex, Number(recorded.local_id)))) {
+    if (recorded?.fingerprint === fingerprint && (await tracker.field(knex, Number(recorded.local_id)))) {
       return { ...unit, outcome: 'unchanged', counts: unchangedCounts(field) };
     }
     const tally = new UnitTally();

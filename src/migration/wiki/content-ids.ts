@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { migrationRecords, type MigrationRecord } from '../migration-records.repository.ts';
-import { writerRepository as repo } from './space-writer.repository.ts';
+import { wikiImportPort as wiki } from '../../wiki/wiki-import-port.ts';
 import type { SourceContent } from './space-model.ts';
 
 /** `migration_records.source` of everything from a wiki, export or live: the same page is the same record. */
@@ -24,11 +24,11 @@ export class ContentIds {
 
   static async plan(trx: Knex, content: readonly SourceContent[]): Promise<ContentIds> {
     const found = await migrationRecords.findMany(trx, WIKI_SOURCE, 'content', content.map((c) => String(c.id)));
-    const alive = await repo.takenIds(trx, [...found.values()].map((r) => Number(r.local_id)));
+    const alive = await wiki.takenContentIds(trx, [...found.values()].map((r) => Number(r.local_id)));
     const records = new Map<number, MigrationRecord>();
     for (const r of found.values()) if (alive.has(Number(r.local_id))) records.set(Number(r.source_id), r);
     const fresh = content.filter((c) => !records.has(c.id)).map((c) => c.id);
-    const taken = await repo.takenIds(trx, fresh);
+    const taken = await wiki.takenContentIds(trx, fresh);
     return new ContentIds(records, new Set(fresh.filter((id) => !taken.has(id))));
   }
 
@@ -50,9 +50,9 @@ export class ContentIds {
 
   private async freshId(trx: Knex): Promise<number> {
     for (;;) {
-      const id = await repo.nextId(trx);
+      const id = await wiki.nextContentId(trx);
       // Rows inserted with the source's ids do not move the sequence: skip what is (or will be) taken.
-      if (!this.kept.has(id) && (await repo.takenIds(trx, [id])).size === 0) return id;
+      if (!this.kept.has(id) && (await wiki.takenContentIds(trx, [id])).size === 0) return id;
     }
   }
 

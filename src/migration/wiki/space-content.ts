@@ -3,10 +3,9 @@ import { AppError } from '../../platform/http/app-error.ts';
 import { prepareStorage } from '../../wiki/content-storage.ts';
 import type { ContentIndexers } from '../../wiki/content-indexer.ts';
 import { commentTitle } from '../../wiki/content.service.ts';
-import { restrictionsRepository as restrictions } from '../../wiki/restrictions.repository.ts';
+import { wikiImportPort as wiki, type ImportedContent } from '../../wiki/wiki-import-port.ts';
 import { fingerprintOf, migrationRecords } from '../migration-records.repository.ts';
 import { ContentIds, WIKI_SOURCE } from './content-ids.ts';
-import { writerRepository as repo, type ImportedContent } from './space-writer.repository.ts';
 import type { SourceContent, SourceSpaceBundle } from './space-model.ts';
 import type { People } from './space-people.ts';
 import type { UnitCounter } from './unit-counter.ts';
@@ -66,7 +65,7 @@ export async function writeContent(trx: Knex, ctx: ContentContext): Promise<Cont
       throw new ContentRefused(`${describe(item)}: ${why}`, { cause: err });
     }
   }
-  if (ids.keptAny && !ctx.dryRun) await repo.bumpIdSequence(trx);
+  if (ids.keptAny && !ctx.dryRun) await wiki.continueContentIds(trx);
   return ids;
 }
 
@@ -134,12 +133,12 @@ async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles:
   };
   if (existing) {
     // A changed source record is a new version here, never an older number than ours.
-    const current = await repo.row(trx, id);
-    row.version = Math.max(row.version, (current?.version ?? 0) + 1);
-    await repo.update(trx, row);
+    const current = await wiki.contentVersion(trx, id);
+    row.version = Math.max(row.version, (current ?? 0) + 1);
+    await wiki.updateContent(trx, row);
     count.add(KIND[item.type], 'updated');
   } else {
-    await repo.insert(trx, row);
+    await wiki.insertContent(trx, row);
     count.add(KIND[item.type], 'created');
   }
   await prepared.index(trx as Knex.Transaction, id);
@@ -150,10 +149,10 @@ async function writeOne(trx: Knex, ctx: ContentContext, ids: ContentIds, titles:
     if (why !== undefined) {
       // Restricted at the source to people none of whom is here: kept, but nobody reads it until an
       // administrator says who may (never readable by the whole space, never dropped).
-      await restrictions.hide(trx, id);
+      await wiki.hideContent(trx, id);
       count.skip(HIDDEN);
       count.note({ kind: item.type, id: item.id, localId: id, title, outcome: 'hidden', reason: why });
-    } else if (existing || userIds.length + groupIds.length > 0) await restrictions.replace(trx, id, userIds, groupIds);
+    } else if (existing || userIds.length + groupIds.length > 0) await wiki.restrictContent(trx, id, userIds, groupIds);
   }
   await migrationRecords.save(trx, WIKI_SOURCE, 'content', { sourceId: String(item.id), localId: String(id), fingerprint });
 }

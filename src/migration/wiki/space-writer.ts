@@ -4,11 +4,10 @@ import type { Knex } from 'knex';
 import { AppError } from '../../platform/http/app-error.ts';
 import { DIRECTORY_TOPIC } from '../../platform/auth/auth-cache.ts';
 import { WIKI_TOPIC } from '../../wiki/wiki-write.ts';
-import { spacesRepository as spaces } from '../../wiki/spaces.repository.ts';
+import { wikiImportPort as wiki } from '../../wiki/wiki-import-port.ts';
 import type { MigrationDeps } from '../migration-deps.ts';
 import type { ItemNote, MigrationReport, UnitReport } from '../report.ts';
 import { fingerprintOf, migrationRecords } from '../migration-records.repository.ts';
-import { writerRepository as repo } from './space-writer.repository.ts';
 import { WIKI_SOURCE } from './content-ids.ts';
 import { ContentRefused, writeContent } from './space-content.ts';
 import { ensurePeople } from './space-people.ts';
@@ -35,18 +34,18 @@ const emptyUnit = (name: string): UnitReport => ({ kind: 'space', name, outcome:
 async function writeSpace(trx: Knex, s: SourceSpace, count: UnitCounter): Promise<number> {
   const fingerprint = fingerprintOf({ key: s.key, name: s.name, description: s.description, homePageId: s.homePageId ?? null });
   const name = s.name.slice(0, 255);
-  let row = await spaces.findByKey(trx, s.key);
+  let row = await wiki.findSpace(trx, s.key);
   const record = row && (await migrationRecords.find(trx, WIKI_SOURCE, 'space', s.key));
   if (!row) {
-    if (await spaces.keyTaken(trx, s.key)) throw new SpaceRefused(`the key ${s.key} differs only in case from a space that exists here`);
-    row = await spaces.insert(trx, { key: s.key, name, description: s.description });
+    if (await wiki.spaceKeyTaken(trx, s.key)) throw new SpaceRefused(`the key ${s.key} differs only in case from a space that exists here`);
+    row = await wiki.createSpace(trx, { key: s.key, name, description: s.description });
     count.add('spaces', 'created');
   } else if (record?.fingerprint === fingerprint) {
     // Nothing new at the source: not even the record is written.
     count.add('spaces', 'unchanged');
     return row.id;
   } else if (row.name !== name || row.description !== s.description) {
-    await repo.updateSpace(trx, row.id, { name, description: s.description });
+    await wiki.updateSpace(trx, row.id, { name, description: s.description });
     count.add('spaces', 'updated');
   } else count.add('spaces', 'unchanged');
   await migrationRecords.save(trx, WIKI_SOURCE, 'space', { sourceId: s.key, localId: s.key, fingerprint });
@@ -55,12 +54,12 @@ async function writeSpace(trx: Knex, s: SourceSpace, count: UnitCounter): Promis
 
 /** The space's home page, by our id of the source's (none when the source has none or it was not imported). */
 async function writeHomePage(trx: Knex, spaceId: number, homePageId: number | null, count: UnitCounter): Promise<void> {
-  const current = await spaces.homePageOf(trx, spaceId);
+  const current = await wiki.homePageOf(trx, spaceId);
   if (current === homePageId) {
     if (homePageId !== null) count.add('home pages', 'unchanged');
     return;
   }
-  await spaces.setHomePage(trx, spaceId, homePageId);
+  await wiki.setHomePage(trx, spaceId, homePageId);
   if (homePageId !== null) count.add('home pages', current === null ? 'created' : 'updated');
 }
 
@@ -91,7 +90,7 @@ async function importSpace(deps: MigrationDeps, bundle: SourceSpaceBundle, opts:
       const spaceId = await writeSpace(trx, bundle.space, count);
       const ids = await writeContent(trx, { bundle, spaceId, people, membersOf: membersOfGroups(bundle), indexers: deps.contentIndexers, count, dryRun: opts.dryRun, progress: opts.progress });
       await writeHomePage(trx, spaceId, bundle.space.homePageId === undefined ? null : (ids.of(bundle.space.homePageId) ?? null), count);
-      nobodyReads = !(await repo.anyoneReads(trx, spaceId));
+      nobodyReads = !(await wiki.anyoneReads(trx, spaceId));
       if (opts.dryRun) throw new DryRunRollback();
     });
   } catch (err) {

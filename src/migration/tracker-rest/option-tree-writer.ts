@@ -2,16 +2,16 @@
 // write locks it): an option is found by its migration record, else by value among its siblings; it is renamed
 // and enabled or disabled as the source has it, new ones keep the source's id where no option here has it
 // (mapped and reported otherwise), and the list takes the source's order. Options here that the source does not
-// have are kept, after the source's, and counted. Then each context's default value, by the mapped ids.
+// have are kept, after the source's, and counted. Then each context's default value, by the mapped ids. Everything
+// is written through the options room's import port (fieldeditor/options/options-import-port.ts); the field
+// editor's own option-writer.ts serves the API's writes (rights, event log), which an import does not make.
 import type { Knex } from 'knex';
 import { fingerprintOf, migrationRecords, type MigrationRecord } from '../migration-records.repository.ts';
 import { POSITION_GAP } from '../../fieldeditor/shared/fieldeditor.model.ts';
-import { valueKey, type OptionRow } from '../../fieldeditor/options/options.model.ts';
-import { insertOptions, listRows, lockList, syncOptionIdSequence, updateOption, writeOrder, type ListKey } from '../../fieldeditor/options/options.repository.ts';
-import { clearDefault, insertDefault, readDefaultOptions } from '../../fieldeditor/options/defaults.repository.ts';
+import { valueKey } from '../../fieldeditor/options/options.model.ts';
+import { optionsImportPort as options, type ImportedOption, type ListKey, type OptionRow } from '../../fieldeditor/options/options-import-port.ts';
 import { isCascading, isMultiLevel } from '../../fieldeditor/access/field-kinds.ts';
 import { shortFieldType } from '../../tracker/field-types.ts';
-import { trackerTarget } from './tracker-target.repository.ts';
 import { walkOptions, type SourceMaxIds, type SourceOption, type SourceTrackerField } from './tracker-model.ts';
 import { TRACKER_SOURCE, type WrittenField } from './field-writer.ts';
 import type { UnitTally } from './unit-tally.ts';
@@ -46,7 +46,7 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     fieldId: field.id,
     tally,
     records: await migrationRecords.findMany(trx, TRACKER_SOURCE, 'option', all.map(String)),
-    taken: await trackerTarget.takenOptionIds(trx, all),
+    taken: await options.takenOptionIds(trx, all),
     ids: new Map(),
     explicitIds: false,
     maxSourceId: all.reduce((m, id) => Math.max(m, id), max.option),
@@ -59,7 +59,7 @@ export async function writeOptionsAndDefaults(trx: Knex.Transaction, src: Source
     if (contextId === undefined) continue;
     await writeList(run, { contextId, parentId: null }, c.options, 0);
   }
-  if (run.explicitIds) await syncOptionIdSequence(trx);
+  if (run.explicitIds) await options.moveIdSequencePast(trx);
   await migrationRecords.saveMany(trx, TRACKER_SOURCE, 'option', run.pending);
   for (const c of src.contexts) {
     const contextId = field.contexts.get(c.id);
@@ -71,11 +71,11 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
   const { trx, tally } = run;
   if (nodes.length === 0) {
     // Nothing to write: only count what is here (no lock row for a list that never had options).
-    tally.skip(KEPT, (await listRows(trx, list)).length);
+    tally.skip(KEPT, (await options.listRows(trx, list)).length);
     return;
   }
-  await lockList(trx, list);
-  const rows = await listRows(trx, list);
+  await options.lockList(trx, list);
+  const rows = await options.listRows(trx, list);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const byKey = new Map(rows.map((r) => [valueKey(r.value), r]));
   const claimed = new Map<number, OptionRow>();
@@ -93,28 +93,28 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
   });
   // Renames go through a placeholder first, so that values swapped between siblings never collide.
   const renamed = nodes.flatMap((n, i) => (matched[i] && matched[i].value !== n.value ? [[n, matched[i]] as const] : []));
-  for (const [, row] of renamed) await updateOption(trx, row.id, { value: `\u0001${row.id}` });
+  for (const [, row] of renamed) await options.updateOption(trx, row.id, { value: `\u0001${row.id}` });
   // Reordered: an option whose place among the matched ones moved (new and kept ones do not count).
   const before = new Map(rows.filter((r) => claimed.has(r.id)).map((r, i) => [r.id, i]));
   const after = new Map(matched.flatMap((r) => (r ? [r.id] : [])).map((id, i) => [id, i]));
   const kept = rows.filter((r) => !claimed.has(r.id));
-  const fresh: { node: SourceOption; row: Record<string, unknown> }[] = [];
+  const fresh: { node: SourceOption; option: ImportedOption }[] = [];
   for (const [i, n] of nodes.entries()) {
     const row = matched[i];
     if (row) {
       const changed = row.value !== n.value || row.disabled !== n.disabled;
-      if (changed) await updateOption(trx, row.id, { value: n.value, disabled: n.disabled });
+      if (changed) await options.updateOption(trx, row.id, { value: n.value, disabled: n.disabled });
       tally.add('options', changed || before.get(row.id) !== after.get(row.id) ? 'updated' : 'unchanged');
       run.ids.set(n.id, row.id);
     } else {
       const keepId = !run.taken.has(n.id);
-      const values = { field_id: run.fieldId, context_id: list.contextId, parent_id: list.parentId, value: n.value, value_key: valueKey(n.value), disabled: n.disabled };
-      fresh.push({ node: n, row: { ...(keepId ? { id: n.id } : {}), ...values, position: (rows.length + fresh.length) * POSITION_GAP } });
+      const values = { fieldId: run.fieldId, contextId: list.contextId, parentId: list.parentId, value: n.value, disabled: n.disabled };
+      fresh.push({ node: n, option: { ...(keepId ? { id: n.id } : {}), ...values, position: (rows.length + fresh.length) * POSITION_GAP } });
     }
   }
   await insertFresh(run, fresh);
   const finalOrder = nodes.map((n) => run.ids.get(n.id) ?? 0).concat(kept.map((r) => r.id));
-  await writeOrder(trx, list, finalOrder);
+  await options.writeOrder(trx, list, finalOrder);
   tally.skip(KEPT, kept.length);
   for (const n of nodes) {
     const localId = run.ids.get(n.id);
@@ -130,18 +130,18 @@ async function writeList(run: Run, list: ListKey, nodes: readonly SourceOption[]
 }
 
 /** New options in one or two statements (with the source's ids, and without where they were taken). */
-async function insertFresh(run: Run, fresh: { node: SourceOption; row: Record<string, unknown> }[]): Promise<void> {
-  for (const batch of [fresh.filter((f) => 'id' in f.row), fresh.filter((f) => !('id' in f.row))]) {
+async function insertFresh(run: Run, fresh: { node: SourceOption; option: ImportedOption }[]): Promise<void> {
+  for (const batch of [fresh.filter((f) => f.option.id !== undefined), fresh.filter((f) => f.option.id === undefined)]) {
     if (batch.length === 0) continue;
     // Ids given by the sequence must not land on the source's ids (kept ones, or ones still to come): move it past them first.
-    if (!('id' in batch[0]!.row) && !run.sequencePast) {
-      await trackerTarget.moveSequencePast(run.trx, 'field_options', run.maxSourceId);
+    if (batch[0]!.option.id === undefined && !run.sequencePast) {
+      await options.moveIdSequencePast(run.trx, run.maxSourceId);
       run.sequencePast = true;
     }
-    const inserted = await insertOptions(run.trx, batch.map((f) => f.row));
+    const inserted = await options.insertOptions(run.trx, batch.map((f) => f.option));
     const idByKey = new Map(inserted.map((r) => [r.value_key, r.id]));
     for (const f of batch) {
-      const id = idByKey.get(String(f.row.value_key));
+      const id = idByKey.get(valueKey(f.option.value));
       if (id === undefined) throw new Error(`option ${f.node.id} was not inserted`);
       run.ids.set(f.node.id, id);
       run.taken.add(id);
@@ -158,13 +158,12 @@ async function writeDefault(run: Run, contextId: number, sourceIds: readonly num
     run.tally.skip('defaults naming an option the source did not list');
     return;
   }
-  const now = (await readDefaultOptions(run.trx, contextId)).map((r) => r.id);
+  const now = await options.defaultOptionIds(run.trx, contextId);
   const same = now.length === wanted.length && now.every((id, i) => id === wanted[i]);
   if (same) {
     run.tally.add('defaults', 'unchanged', wanted.length > 0 ? 1 : 0);
     return;
   }
-  await clearDefault(run.trx, contextId);
-  await insertDefault(run.trx, contextId, wanted as number[]);
+  await options.replaceDefault(run.trx, contextId, wanted as number[]);
   run.tally.add('defaults', now.length === 0 ? 'created' : 'updated');
 }

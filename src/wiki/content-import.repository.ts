@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** A page, blog post or comment as the space writer stores it: the source's version, dates and position. */
+/** A page, blog post or comment as an import from elsewhere stores it: the source's version, dates and position. */
 export interface ImportedContent {
   id: number;
   type: 'page' | 'blogpost' | 'comment';
@@ -17,12 +17,12 @@ export interface ImportedContent {
 }
 
 /**
- * The wiki tables as the space writer writes them. The wiki's own repository starts every content at version
- * 1 with today's date; an imported page keeps its version number, creator, dates and sibling position, which
- * the source's scripts and readers know it by. Everything else (restrictions, the code-box index) goes
- * through the wiki's own repositories and indexers.
+ * Contents and their versions as an import from elsewhere writes them (src/migration/, through
+ * wiki-import-port.ts). content.repository.ts starts every content at version 1 with today's date; an imported
+ * page keeps its id where it is free, its version number, creator, dates and sibling position, which the
+ * source's scripts and readers know it by.
  */
-export const writerRepository = {
+export const contentImportRepository = {
   /** Of these ids, those a content row holds (current or trashed). */
   async takenIds(q: Knex, ids: readonly number[]): Promise<Set<number>> {
     const taken = new Set<number>();
@@ -31,14 +31,6 @@ export const writerRepository = {
       for (const r of rows) taken.add(Number(r.id));
     }
     return taken;
-  },
-
-  /** The current row of an imported content (its version and type), or undefined when it is gone. */
-  async row(q: Knex, id: number): Promise<{ id: number; version: number; type: string; space_id: number } | undefined> {
-    const row = (await q('contents').where({ id }).first('id', 'version', 'type', 'space_id')) as
-      | { id: number | string; version: number; type: string; space_id: number }
-      | undefined;
-    return row && { ...row, id: Number(row.id) };
   },
 
   /** A fresh id from the contents' sequence (the source's id was taken here). */
@@ -94,21 +86,5 @@ export const writerRepository = {
       })
       .onConflict(['content_id', 'number'])
       .merge(['title', 'body', 'created_by']);
-  },
-
-  /** Makes the id sequence continue after the highest id (after inserts with the source's ids). */
-  async bumpIdSequence(q: Knex): Promise<void> {
-    await q.raw(`select setval(pg_get_serial_sequence('contents', 'id'), greatest((select max(id) from contents), 1))`);
-  },
-
-
-  /** Whether any user or group holds read on the space (an imported space starts with no grant at all). */
-  async anyoneReads(q: Knex, spaceId: number): Promise<boolean> {
-    return (await q('space_permissions').where({ space_id: spaceId, operation: 'read', target: 'space' }).first('id')) !== undefined;
-  },
-
-  /** Updates a space's name and description (an imported space whose source changed them). */
-  async updateSpace(q: Knex, id: number, s: { name: string; description: string }): Promise<void> {
-    await q('spaces').where({ id }).update(s);
   },
 };
