@@ -43,12 +43,13 @@ interface Held {
 
 /**
  * Delivers webhooks on this node, beside every other node on the same database (the outbox pattern): each poll
- * it claims free subscriptions with a lease (`webhooks.lease_*`, one node per subscription at a time), turns the
- * new event-log entries up to the event horizon into queued deliveries (moving the subscription's cursor in the
- * same transaction), and POSTs the queue's head in order, a batch at a time. Outcomes are recorded after each
- * batch in a transaction that first checks the claim's ticket; a node killed mid-batch leaves its lease to
- * expire and the next node sends that batch again (at least once, never lost). A delivery that fails blocks
- * the ones after it until it succeeds or is given up (in order per subscription).
+ * it claims free subscriptions that have work with a lease (`webhooks.lease_*`, one node per subscription at a
+ * time; claimWebhooks says which come first), turns the new event-log entries up to the event horizon into queued
+ * deliveries (moving the subscription's cursor in the same transaction), and POSTs the queue's head in order, a
+ * batch at a time. Outcomes are recorded after each batch in a transaction that first checks the claim's ticket;
+ * a node killed mid-batch leaves its lease to expire and the next node sends that batch again (at least once,
+ * never lost). A delivery that fails blocks the ones after it until it succeeds or is given up (in order per
+ * subscription).
  */
 export class WebhookDispatcher {
   /** This node's name in the leases it takes: host, the server's pid (also in a delivery child), a random tail. */
