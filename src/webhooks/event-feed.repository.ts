@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { LogEntry } from './webhook-events.ts';
+import { KIND_EVENTS, type LogEntry } from './webhook-events.ts';
 
 /**
  * Read-only access to the field editor's `event_log` (the outbox webhooks are delivered from; the field editor
@@ -76,6 +76,22 @@ export async function entriesBetween(q: Knex, f: EntryFilter): Promise<LogEntry[
     before: r.before,
     after: r.after,
   }));
+}
+
+/**
+ * A subquery correlated on the outer `webhooks` row: some entry after the row's cursor, up to `upTo`, is one of its
+ * events (of its field and context, when set), i.e. `entriesBetween` would hand it something. The kinds are matched
+ * to the row's events through the producer's own table (webhook-events.ts), given as values.
+ */
+export function relevantEntryAfterCursor(q: Knex, upTo: number): Knex.QueryBuilder {
+  const pairs = KIND_EVENTS.map(() => '(?, ?)').join(', ');
+  return q('event_log as e')
+    .select(q.raw('1'))
+    .whereRaw('e.id > webhooks.cursor')
+    .andWhere('e.id', '<=', upTo)
+    .whereRaw(`e.kind in (select m.kind from (values ${pairs}) as m(kind, event) where m.event = any(webhooks.events))`, KIND_EVENTS.flat())
+    .whereRaw('(webhooks.field_id is null or e.field_id = webhooks.field_id)')
+    .whereRaw('(webhooks.context_id is null or e.context_id = webhooks.context_id)');
 }
 
 /** Time of the oldest entry after `after` (the lag of a subscription that has not produced its deliveries yet). */

@@ -82,6 +82,15 @@ export async function dueHead(q: Knex, webhookId: number, limit: number): Promis
   return rows[0]?.due ? rows.map((r) => ({ ...r, id: Number(r.id) })) : [];
 }
 
+/**
+ * A subquery correlated on the outer `webhooks` row: its queue's oldest pending delivery is due (what `dueHead`
+ * would send). A later delivery being due does not count: it waits behind the head's back-off.
+ */
+export function dueHeadOf(q: Knex): Knex.QueryBuilder {
+  const head = q('webhook_deliveries as d').select('d.next_attempt_at').whereRaw('d.webhook_id = webhooks.id').andWhere('d.status', 'pending').orderBy('d.id').limit(1);
+  return q.select(q.raw('1')).from(head.as('head')).where('head.next_attempt_at', '<=', q.fn.now());
+}
+
 /** What one attempt found. */
 export interface Outcome {
   ok: boolean;

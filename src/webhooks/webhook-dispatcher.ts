@@ -35,14 +35,21 @@ interface Target {
 /** Thrown when a node finds it no longer holds a subscription it was serving: it stops writing for it. */
 class ClaimLost extends Error {}
 
+/** The claim a node serves under: its ticket, and when its lease was last extended (this node's clock). */
+interface Held {
+  ticket: number;
+  renewedAt: number;
+}
+
 /**
  * Delivers webhooks on this node, beside every other node on the same database (the outbox pattern): each poll
- * it claims free subscriptions with a lease (`webhooks.lease_*`, one node per subscription at a time), turns the
- * new event-log entries up to the event horizon into queued deliveries (moving the subscription's cursor in the
- * same transaction), and POSTs the queue's head in order, a batch at a time. Outcomes are recorded after each
- * batch in a transaction that first checks the claim's ticket; a node killed mid-batch leaves its lease to
- * expire and the next node sends that batch again (at least once, never lost). A delivery that fails blocks
- * the ones after it until it succeeds or is given up (in order per subscription).
+ * it claims free subscriptions that have work with a lease (`webhooks.lease_*`, one node per subscription at a
+ * time; claimWebhooks says which come first), turns the new event-log entries up to the event horizon into queued
+ * deliveries (moving the subscription's cursor in the same transaction), and POSTs the queue's head in order, a
+ * batch at a time. Outcomes are recorded after each batch in a transaction that first checks the claim's ticket;
+ * a node killed mid-batch leaves its lease to expire and the next node sends that batch again (at least once,
+ * never lost). A delivery that fails blocks the ones after it until it succeeds or is given up (in order per
+ * subscription).
  */
 export class WebhookDispatcher {
   /** This node's name in the leases it takes: host, the server's pid (also in a delivery child), a random tail. */
@@ -90,7 +97,7 @@ export class WebhookDispatcher {
     const start = await hooks.lowestCursor(this.knex);
     if (start === undefined) return false;
     const upTo = await this.horizon.advance(this.knex, start);
-    const claims = await this.knex.transaction((trx) => hooks.claimWebhooks(trx, this.node, this.opts.leaseMs, CLAIMS));
+    const claims = await this.knex.transaction((trx) => hooks.claimWebhooks(trx, this.node, this.opts.leaseMs, CLAIMS, upTo));
     const backlog = await Promise.all(claims.map((c) => this.serve(c, upTo)));
     return backlog.some(Boolean);
   }
@@ -123,15 +130,16 @@ export class WebhookDispatcher {
    */
   private async serve(claim: hooks.Claim, upTo: number): Promise<boolean> {
     const { row, ticket } = claim;
-    const until = Date.now() + this.opts.leaseMs / 2;
+    const held: Held = { ticket, renewedAt: Date.now() };
+    const until = held.renewedAt + this.opts.leaseMs / 2;
     const target: Target = { url: row.url, secret: row.secret };
     let backlog = false;
     try {
       let cursor = row.cursor;
       while (!this.stopping && Date.now() < until) {
-        const produced = await this.produce(row, ticket, cursor, upTo, target);
+        const produced = await this.produce(row, held, cursor, upTo, target);
         cursor = produced.cursor;
-        const sent = await this.sendHead(row.id, ticket, target);
+        const sent = await this.sendHead(row.id, held, target);
         backlog = produced.more || sent.count === BATCH;
         if (sent.blocked || (sent.count === 0 && !produced.more)) break;
       }
@@ -145,21 +153,22 @@ export class WebhookDispatcher {
   }
 
   /** Renews the claim and takes the subscription's current target and secret; ClaimLost when lost or paused. */
-  private async renew(trx: Knex, id: number, ticket: number, target: Target, cursor?: number): Promise<void> {
-    const current = await hooks.renewClaim(trx, id, ticket, this.opts.leaseMs, cursor);
+  private async renew(trx: Knex, id: number, held: Held, target: Target, cursor?: number): Promise<void> {
+    const current = await hooks.renewClaim(trx, id, held.ticket, this.opts.leaseMs, cursor);
     if (!current || !current.enabled) throw new ClaimLost();
+    held.renewedAt = Date.now();
     target.url = current.url;
     target.secret = current.secret;
   }
 
   /** Turns the subscription's entries after its cursor (up to the horizon) into queued deliveries. */
-  private async produce(row: hooks.WebhookRow, ticket: number, cursor: number, upTo: number, target: Target): Promise<{ cursor: number; count: number; more: boolean }> {
+  private async produce(row: hooks.WebhookRow, held: Held, cursor: number, upTo: number, target: Target): Promise<{ cursor: number; count: number; more: boolean }> {
     if (upTo <= cursor) return { cursor, count: 0, more: false };
     return this.knex.transaction(async (trx) => {
       const entries = await entriesBetween(trx, { after: cursor, upTo, kinds: kindsOf(row.events), fieldId: row.field_id, contextId: row.context_id, limit: PRODUCE });
       const more = entries.length === PRODUCE;
       const next = more ? entries.at(-1)!.id : upTo;
-      await this.renew(trx, row.id, ticket, target, next);
+      await this.renew(trx, row.id, held, target, next);
       await deliveries.insertDeliveries(
         trx,
         row.id,
@@ -172,11 +181,23 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Sends the due head of the queue in order, stopping at the first failure; records the outcomes together. */
-  private async sendHead(id: number, ticket: number, target: Target): Promise<{ count: number; blocked: boolean }> {
+  /**
+   * Sends the due head of the queue in order, stopping at the first failure; records the outcomes together. A batch
+   * that has taken half the lease (a slow receiver, or this process not scheduled for a while) extends the lease
+   * before its next attempt, and stops at once when the claim is gone: another node has taken the subscription over
+   * and sends this batch itself, so this node must not send its rest as well (a stalled node would otherwise repeat
+   * up to a batch beside the one taking over). Paused meanwhile: the batch stops and what was sent is recorded.
+   */
+  private async sendHead(id: number, held: Held, target: Target): Promise<{ count: number; blocked: boolean }> {
     const batch = await deliveries.dueHead(this.knex, id, BATCH);
     const outcomes: deliveries.Recorded[] = [];
     for (const d of batch) {
+      if (Date.now() - held.renewedAt >= this.opts.leaseMs / 2) {
+        const still = await hooks.renewClaim(this.knex, id, held.ticket, this.opts.leaseMs);
+        if (!still) throw new ClaimLost();
+        held.renewedAt = Date.now();
+        if (!still.enabled) break;
+      }
       const result = await this.sender.send({ url: target.url, identifier: d.identifier, payload: d.body, secret: target.secret });
       if (result.ok) {
         outcomes.push({ ...result, id: d.id, next: 'delivered', retryInMs: 0 });
@@ -190,7 +211,7 @@ export class WebhookDispatcher {
     if (outcomes.length === 0) return { count: 0, blocked: false };
     const current = await this.knex.transaction(async (trx) => {
       // Recorded even when the subscription was paused meanwhile: these attempts were made.
-      const now = await hooks.renewClaim(trx, id, ticket, this.opts.leaseMs);
+      const now = await hooks.renewClaim(trx, id, held.ticket, this.opts.leaseMs);
       if (!now) throw new ClaimLost();
       await deliveries.recordDelivered(trx, outcomes.filter((o) => o.next === 'delivered'));
       await deliveries.recordAttempts(trx, outcomes.filter((o) => o.next !== 'delivered'));
@@ -199,6 +220,7 @@ export class WebhookDispatcher {
       else if (outcomes.some((o) => o.next === 'delivered')) await hooks.setStatus(trx, id, 'ok');
       return now;
     });
+    held.renewedAt = Date.now();
     for (const o of outcomes) this.observer?.attempted(o.next === 'retry' ? 'retried' : o.next);
     if (!current.enabled) throw new ClaimLost();
     target.url = current.url;

@@ -46,6 +46,9 @@ const BY_KIND: Record<string, WebhookEvent> = {
 /** The event-log kinds delivered at all (the producer reads only these). */
 export const DELIVERED_KINDS: readonly string[] = Object.keys(BY_KIND);
 
+/** Each delivered kind with the event it is delivered as (the same table, for a query that matches them in SQL). */
+export const KIND_EVENTS: readonly (readonly [kind: string, event: WebhookEvent])[] = Object.entries(BY_KIND);
+
 /** The kinds that one subscription's events come from. */
 export function kindsOf(events: readonly string[]): string[] {
   return DELIVERED_KINDS.filter((k) => events.includes(BY_KIND[k]!));

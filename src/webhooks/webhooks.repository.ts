@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { relevantEntryAfterCursor } from './event-feed.repository.ts';
+import { dueHeadOf } from './webhook-deliveries.repository.ts';
 
 /** A row of `webhooks`. */
 export interface WebhookRow {
@@ -73,28 +75,40 @@ export interface Claim {
   ticket: number;
 }
 
-/**
- * Claims up to `limit` enabled subscriptions no live node holds (their lease is unset or expired), the least
- * recently served first, so that any number of subscriptions take turns (a fixed `order by id` served the same
- * ones every round and starved the rest). Rows another node is claiming at the same moment are skipped, not
- * waited for. Subscriptions are not filtered by whether they have work: a filter on the cursor and the due
- * deliveries let a surviving node resend far more than the batch in flight after a node was killed
- * (test/pg/webhooks-cluster.test.ts), and a claim without work costs one empty round.
- */
-export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs: number, limit: number): Promise<Claim[]> {
-  const free = (await trx('webhooks')
+/** Enabled subscriptions no live node holds: the lease is unset, or expired (its node died or stalled). */
+function free(trx: Knex.Transaction): Knex.QueryBuilder {
+  return trx('webhooks')
     .select('id')
     .where({ enabled: true })
-    .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()))
+    .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()));
+}
+
+/**
+ * Claims up to `limit` free subscriptions that have work, the least recently served first, so that any number of
+ * subscriptions take turns and one with work never waits behind idle ones (a fixed `order by id` over every
+ * subscription served the same eight each round and starved the rest). Work is an entry of the subscription's
+ * events after its cursor up to `upTo`, or a queue whose oldest pending delivery is due: a batch a killed node was
+ * sending is such a queue, so its subscription is taken over, with that batch, once the lease expires.
+ *
+ * First, in the same transaction, the free subscriptions with entries after their cursor but none of theirs have
+ * the cursor moved to `upTo` (what producing nothing would do), so that afterwards `cursor < upTo` means work and
+ * each entry is looked at once per subscription, not at every round. Both steps skip rows another node has locked
+ * (it is claiming or moving them at the same moment) rather than wait for them, so two nodes never deadlock.
+ */
+export async function claimWebhooks(trx: Knex.Transaction, node: string, leaseMs: number, limit: number, upTo: number): Promise<Claim[]> {
+  const idle = free(trx).andWhere('cursor', '<', upTo).whereNotExists(relevantEntryAfterCursor(trx, upTo)).forUpdate().skipLocked();
+  await trx('webhooks').whereIn('id', idle).update({ cursor: upTo });
+  const claimable = (await free(trx)
+    .andWhere((w) => w.where('cursor', '<', upTo).orWhereExists(dueHeadOf(trx)))
     .orderByRaw('served_at asc nulls first, id')
     .limit(limit)
     .forUpdate()
     .skipLocked()) as { id: number }[];
-  if (free.length === 0) return [];
+  if (claimable.length === 0) return [];
   const rows = (await trx('webhooks')
     .whereIn(
       'id',
-      free.map((r) => r.id),
+      claimable.map((r) => r.id),
     )
     .update({
       lease_node: node,

@@ -4,6 +4,7 @@
 // administrators see locks and delays in the event log. PGlite and PostgreSQL (the counters are the database's).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { basic, uniq, useTestApp } from '../../helpers/test-app.ts';
+import { sample } from '../../helpers/metrics-sample.ts';
 
 const MYSELF = '/rest/api/2/myself';
 const REASON = 'x-seraph-loginreason';
@@ -77,6 +78,32 @@ describe('the lock per name and client address', () => {
     const entries = await t.services.db.knex('event_log').where({ kind: 'user.login_locked' }).whereRaw("target->>'name' = ?", [owner.name]);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ actor: 'anonymous', after: { address: '198.51.100.99', failedLogins: 3 } });
+  });
+});
+
+describe('the growing delay of a name guessed from many addresses, as administrators see it', () => {
+  const TOKEN = 'login-delay-metrics-token-0123456789';
+  // Delays begin after two failures of a name from all addresses, and are one second each (the least there is):
+  // the test waits that second once, for the one check it makes wait.
+  const t = useTestApp({ MAX_AUTH_ATTEMPTS: '3', TRUST_PROXY: '127.0.0.1,::1', LOGIN_DELAY_AFTER_FAILURES: '2', LOGIN_DELAY_MAX_SECONDS: '1', METRICS_TOKEN: TOKEN });
+  const get = (auth: string, from: string) => t.http.get(MYSELF).set('Authorization', auth).set('X-Forwarded-For', from);
+  const delayed = async () => sample((await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text, 'addon_pair_auth_delayed_logins_total');
+  const slowedEntries = (name: string) => t.services.db.knex('event_log').where({ kind: 'user.login_slowed' }).whereRaw("target->>'name' = ?", [name]);
+
+  it('writes one user.login_slowed entry when the delays begin, and counts each delayed check in the metric', async () => {
+    const owner = await t.createUser(uniq('slowed'));
+    const start = await delayed();
+    expect(start).toBe(0);
+    // Three wrong guesses, each from another address (none is locked): the third begins the name's delays.
+    for (let i = 1; i <= 3; i++) await get(basic(owner.name, 'wrong'), `198.51.100.${i}`).expect(401);
+    const entries = await slowedEntries(owner.name);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actor: 'anonymous', after: { failedLogins: 3, delaySeconds: 1 } });
+    expect(await delayed()).toBe(start);
+    // The next check waits its second, and the metric counts it; the series keeps its one entry.
+    await get(basic(owner.name, 'wrong'), '198.51.100.4').expect(401);
+    expect(await delayed()).toBe(start! + 1);
+    expect(await slowedEntries(owner.name)).toHaveLength(1);
   });
 });
 

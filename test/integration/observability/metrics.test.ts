@@ -2,20 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { basic, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { createMetricsServer } from '../../../src/platform/metrics/metrics.routes.ts';
+import { sample } from '../../helpers/metrics-sample.ts';
 
 const TOKEN = 'metrics-test-token-0123456789';
-
-/** The value of one sample line of the exposition (`name{labels} value`), or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
-  }
-  return undefined;
-}
 
 describe('Prometheus metrics with METRICS_TOKEN', () => {
   let t: TestApp;
