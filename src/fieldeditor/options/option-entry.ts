@@ -6,8 +6,8 @@ import { optionTarget, type OptionChange, type OptionJson } from './options.mode
 
 /*
  * What an option write needs to know besides its rows: the event-log entry of a change, and, for a write that
- * decides inside the database (ap_option_create), which field types have the list it writes, derived from the
- * one rule of option-scope.ts (`fieldTypeRefusal`).
+ * decides inside the database (ap_option_create, _update, _move), which field types have the list it writes,
+ * derived from the one rule of option-scope.ts (`fieldTypeRefusal`).
  */
 
 const KNOWN_TYPES = [...SYSTEM_TYPES.map((t) => SYSTEM_PREFIX + t), MULTI_LEVEL_CASCADING_KEY];
