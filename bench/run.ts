@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, type BenchOptions } from './lib/args.ts';
+import { onlyMatches, parseArgs, type BenchOptions } from './lib/args.ts';
 import { BASELINES, EXPRESS_BASELINE, NODE_HTTP_BASELINE, startBaseline } from './lib/baselines.ts';
 import type { RunningChild } from './lib/child.ts';
 import { createContext } from './lib/context.ts';
@@ -18,10 +18,10 @@ import {
   type ThrowAwayDatabase,
 } from './lib/database.ts';
 import { waitForIdle } from './lib/idle.ts';
-import { runLatency, runLatencyInTurns, type LatencyResult } from './lib/latency.ts';
+import { runLatency, runLatencyInTurns, runLatencyOnTwoServers, type LatencyResult } from './lib/latency.ts';
 import { acquireRunLock } from './lib/run-lock.ts';
 import { runLoad, runPairedLoad, toLoadConfig } from './lib/load.ts';
-import { emptyResult, renderChecks, renderStaticTable, renderTable, writeResults, type RunMeta } from './lib/report.ts';
+import { emptyResult, renderBuildsTable, renderChecks, renderStaticTable, renderTable, writeResults, type RunMeta } from './lib/report.ts';
 import { sampleRss } from './lib/rss.ts';
 import { cpuRoundRatios, finiteMedian, median, roundRatios } from './lib/paired.ts';
 import { loadScenarios } from './lib/scenarios.ts';
@@ -42,7 +42,7 @@ import { CLUSTER_SCENARIO, measureCluster, renderCluster, type ClusterOptions } 
 import { CLI_RUNS, CLI_SCENARIO, measureCliTiming, renderCliTiming } from './lib/cli-timing.ts';
 import { compareScenarios } from './lib/compare.ts';
 import { runScaleBench } from './scale/run-scale.ts';
-import type { BenchContext, HttpScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
+import type { BenchContext, HttpScenario, LatencyScenario, LoadConfig, LoadResult, RequestSpec, Scenario, ScenarioResult, ServerVariant } from './lib/types.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(benchDir, '..');
@@ -292,6 +292,34 @@ async function runHttpScenario(
   return result;
 }
 
+/**
+ * A latency scenario under `--compare` (bench/lib/compare.ts): its setup on the second server too (the main
+ * server's ran already), then its calls alternate between the two servers, A B, B A, … The row is the second
+ * build's (median, p99); `builds` holds both builds' median and p90, and `ratioToMain` the second build's rate
+ * over the main build's, a rate being 1 / median.
+ */
+async function runLatencyOnTwoBuilds(
+  scenario: LatencyScenario,
+  variant: ServerVariant,
+  ctx: BenchContext,
+  server: RunningChild,
+  variants: VariantServers,
+): Promise<ScenarioResult> {
+  const other = await variants.get(variant);
+  await scenario.setup?.(other.ctx);
+  await settle(server);
+  await settle(other.server);
+  const { main, other: compared } = await runLatencyOnTwoServers(scenario, ctx, other.ctx);
+  return {
+    ...emptyResult(scenario.name, 'latency'),
+    p50Ms: compared.medianMs,
+    p99Ms: compared.p99Ms,
+    totalRequests: compared.iterations,
+    ratioToMain: compared.medianMs > 0 ? main.medianMs / compared.medianMs : null,
+    builds: { main: { p50Ms: main.medianMs, p90Ms: main.p90Ms }, compared: { p50Ms: compared.medianMs, p90Ms: compared.p90Ms } },
+  };
+}
+
 async function runScenario(
   scenario: Scenario,
   ctx: BenchContext,
@@ -309,6 +337,7 @@ async function runScenario(
     return runHttpScenario(scenario, other.ctx, other.server, expressServer, statics, options);
   }
   if (scenario.kind !== 'latency' && scenario.variant) return runVariantScenario(scenario, scenario.variant, ctx, server, variants, options);
+  if (scenario.kind === 'latency' && scenario.variant) return runLatencyOnTwoBuilds(scenario, scenario.variant, ctx, server, variants);
   if (scenario.kind === 'latency') {
     await settle(server);
     const rss = sampleRss(server.pid);
@@ -377,15 +406,20 @@ async function runScenarios(
   const expressServer = await startBaseline(benchDir, express.script, express.name);
   cleanups.push(() => expressServer.stop());
   const started = new Map<string, Promise<{ server: RunningChild; ctx: BenchContext }>>();
+  // Another build (`--compare`) gets a PostgreSQL database of its own: a build refuses a database that holds
+  // migrations it does not know, and an older build's server must not run on a schema a newer one changed.
+  const storageOf = async (variant: ServerVariant): Promise<Storage> =>
+    variant.entry && storage.kind === 'postgres' ? (await prepareStorage(options)).storage : storage;
   const variants: VariantServers = {
     get(variant) {
       let running = started.get(variant.name);
       if (!running) {
         const variantEntry = variant.entry ?? entry;
         console.log(`▶ starting ${variantEntry} serve (${variant.name}: ${Object.entries(variant.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
-        running = startAppServer(repoRoot, storage, variantEntry, variant.env, `server-${variant.name}`).then((s) => {
+        running = storageOf(variant).then(async (own) => {
+          const s = await startAppServer(repoRoot, own, variantEntry, variant.env, `server-${variant.name}`);
           cleanups.push(() => s.stop());
-          return { server: s, ctx: createContext(s.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD, ctx.databaseUrl) };
+          return { server: s, ctx: createContext(s.baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD, own.kind === 'postgres' ? own.databaseUrl : undefined) };
         });
         started.set(variant.name, running);
       }
@@ -546,13 +580,15 @@ async function main(): Promise<void> {
   const loadAverage = loadavg()[0] ?? 0;
   const all = await loadScenarios(benchDir);
   const only = options.only;
-  // `--only a,b`: the scenarios whose name contains any of the parts (a ratio target needs both of its sides).
-  const parts = only?.split(',').filter((p) => p !== '') ?? [];
-  const matches = (name: string) => parts.some((p) => name.includes(p));
+  // `--only a,b,=c`: the scenarios whose name contains a part or is one written `=name` (a ratio target needs both of its sides).
+  const matches = (name: string) => only !== null && onlyMatches(only, name);
   const matching = only ? all.filter((s) => matches(s.name)) : all;
-  // `--compare`: the HTTP scenarios on two builds in turns, and nothing else (bench/lib/compare.ts).
+  // `--compare`: the scenarios on two builds in turns, and nothing else (bench/lib/compare.ts).
   const compare = options.compareEntry;
-  const selected = compare ? compareScenarios(matching, compare, options.compareEnv) : matching;
+  const compared = compare ? compareScenarios(matching, compare, options.compareEnv) : matching;
+  // `--iterations`: every latency scenario's timed calls (a quick try, or more calls for a finer median).
+  const iterations = options.iterations;
+  const selected = iterations === null ? compared : compared.map((s) => (s.kind === 'latency' ? { ...s, iterations } : s));
   // The multi-process scenario is not a Scenario (it starts servers of its own): selected by name like them.
   const clusterSelected = !compare && (!only || matches(CLUSTER_SCENARIO));
   // The scale scenario (bench/scale/) only when named: it wants a core per node, which this VM does not have.
@@ -602,6 +638,7 @@ async function main(): Promise<void> {
     only: options.only,
     compareEntry: compare,
     compareEnv: options.compareEnv,
+    iterations,
     node: process.version,
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: cpus().length,
@@ -615,6 +652,8 @@ async function main(): Promise<void> {
   console.log('\n' + renderTable(results) + '\n');
   const staticTable = renderStaticTable(results);
   if (staticTable) console.log(staticTable + '\n');
+  const buildsTable = renderBuildsTable(results);
+  if (buildsTable) console.log(buildsTable + '\n');
   const checks = [...renderChecks(results), ...embedded.slice(1), ...(cluster?.checks ?? []), ...(cli?.checks ?? [])];
   if (embedded[0]) console.log(embedded[0]);
   if (cluster) console.log(cluster.table.slice(2).join('\n') + '\n');

@@ -6,8 +6,9 @@ import type { Knex } from 'knex';
  * two steps every option write starts with, `ap_lock_and_decide`; `ap_option_create`, `_update` and `_move` are
  * whole writes, each one call of the database (and so one transaction of its own).
  *
- * Refusals are raised with SQLSTATEs of class AP (src/fieldeditor/options/write-refusals.ts maps them to the
- * documented answers); anything raised rolls the whole call back.
+ * Refusals are raised with SQLSTATEs of class AP (`refusalOf` in src/fieldeditor/options/option-writer.ts and
+ * `decisionRefusal` in src/fieldeditor/access/write-decision.repository.ts map them to the documented answers);
+ * anything raised rolls the whole call back.
  */
 const FUNCTIONS = String.raw`
 -- THE edit rule, part 1: the grants that reach a user, granted to its name (its lower-case key) or to one of
@@ -104,6 +105,13 @@ begin
   return o;
 end $$;
 
+-- The options of one sibling list (the top level: p_parent null). Inlined by the planner into the statements
+-- that call it, where field_options_sibling_order serves it.
+create or replace function ap_siblings(p_context int, p_parent int) returns setof field_options
+language sql stable as $$
+  select * from field_options y where y.context_id = p_context and coalesce(y.parent_id, 0) = coalesce(p_parent, 0)
+$$;
+
 -- An option as answers and event-log entries show it, at rank p_sequence, with its parent.
 create or replace function ap_option_json(o field_options, p_sequence int) returns jsonb
 language sql immutable as $$
@@ -113,31 +121,32 @@ $$;
 -- The rank of position p_position (and id p_id) among the options of a list other than p_id.
 create or replace function ap_option_rank(p_context int, p_parent int, p_id int, p_position bigint) returns int
 language sql stable as $$
-  select count(*)::int from field_options y
-   where y.context_id = p_context and coalesce(y.parent_id, 0) = coalesce(p_parent, 0) and y.id <> p_id
-     and (y.position < p_position or (y.position = p_position and y.id < p_id))
+  select count(*)::int from ap_siblings(p_context, p_parent) y
+   where y.id <> p_id and (y.position < p_position or (y.position = p_position and y.id < p_id))
 $$;
 
--- The end of every option write: its event-log entry (p_log false: none, for a benchmark only) and the
--- announcement of the change to the other nodes (null payload: none; delivered when the call commits). Answers
--- the listening nodes, which the caller waits for.
-create or replace function ap_option_written(p_log boolean, p_actor text, p_kind text, p_field int, p_context int, p_parent int,
-                                             p_id int, p_before jsonb, p_after jsonb,
-                                             p_notify_channel text, p_notify_payload text, p_listener text) returns int
+-- The end of every write of one option o, at rank p_n (p_before: the option before, null for a create): its
+-- event-log entry (p_log false: none, for a benchmark only) and the announcement of the change to the other nodes
+-- (null payload: none; delivered when the call commits). Answers the option, its rank and the listening nodes,
+-- which the caller waits for.
+create or replace function ap_option_written(p_log boolean, p_actor text, p_kind text, o field_options, p_n int, p_before jsonb,
+                                             p_notify_channel text, p_notify_payload text, p_listener text)
+returns table (id int, value text, disabled boolean, n int, listeners int)
 language plpgsql as $$
 begin
   if p_log then
     insert into event_log (actor, actor_key, kind, field_id, context_id, target, before, after)
-    values (p_actor, lower(p_actor), p_kind, p_field, p_context,
-            jsonb_build_object('type', case when p_parent is null then 'option' else 'childOption' end, 'id', p_id, 'parentId', p_parent),
-            p_before, p_after);
+    values (p_actor, lower(p_actor), p_kind, o.field_id, o.context_id,
+            jsonb_build_object('type', case when o.parent_id is null then 'option' else 'childOption' end, 'id', o.id, 'parentId', o.parent_id),
+            p_before, ap_option_json(o, p_n));
   end if;
-  if p_notify_payload is null then return 0; end if;
-  perform pg_notify(p_notify_channel, p_notify_payload);
-  return (select count(*)::int from pg_stat_activity a where a.application_name = p_listener and a.datname = current_database());
+  if p_notify_payload is not null then perform pg_notify(p_notify_channel, p_notify_payload); end if;
+  return query select o.id, o.value::text, o.disabled, p_n, case when p_notify_payload is null then 0 else
+    (select count(*)::int from pg_stat_activity a where a.application_name = p_listener and a.datname = current_database()) end;
 end $$;
 
--- A whole create: the row at the end of the list (p_gap after the last position), logged and announced.
+-- A whole create: the row at the end of the list (p_gap after the last position; the list is read once, for its
+-- size, which is the new option's rank, and its last position), logged and announced.
 create or replace function ap_option_create(
   p_field int, p_context int, p_parent int, p_user_id int, p_user_key text, p_actor text, p_types text[], p_multi_level text,
   p_log boolean, p_notify_channel text, p_notify_payload text, p_listener text,
@@ -148,18 +157,14 @@ declare
   s record;
   o field_options;
   v_n int;
+  v_last bigint;
 begin
   select * into s from ap_option_list(p_field, p_context, p_parent, p_user_id, p_user_key, p_types, p_multi_level);
-  select count(*)::int into v_n from field_options x where x.context_id = s.c_id and coalesce(x.parent_id, 0) = coalesce(p_parent, 0);
-  insert into field_options as x (field_id, context_id, parent_id, value, value_key, position, disabled)
-  select s.f_id, s.c_id, p_parent, p_value, p_value_key,
-         coalesce((select max(y.position) from field_options y
-                    where y.context_id = s.c_id and coalesce(y.parent_id, 0) = coalesce(p_parent, 0)) + p_gap, 0),
-         p_disabled
+  select count(*)::int, max(y.position) into v_n, v_last from ap_siblings(s.c_id, p_parent) y;
+  insert into field_options (field_id, context_id, parent_id, value, value_key, position, disabled)
+  values (s.f_id, s.c_id, p_parent, p_value, p_value_key, coalesce(v_last + p_gap, 0), p_disabled)
   returning * into o;
-  return query select o.id, o.value::text, o.disabled, v_n,
-    ap_option_written(p_log, p_actor, 'option.created', s.f_id, s.c_id, p_parent, o.id, null, ap_option_json(o, v_n),
-                      p_notify_channel, p_notify_payload, p_listener);
+  return query select * from ap_option_written(p_log, p_actor, 'option.created', o, v_n, null, p_notify_channel, p_notify_payload, p_listener);
 end $$;
 
 -- A rename and/or (dis)enabling (a null value or flag stays as it is), logged by what actually changed.
@@ -185,9 +190,8 @@ begin
   if o.value <> b.value and o.disabled = b.disabled then v_kind := 'option.renamed';
   elsif o.disabled <> b.disabled and o.value = b.value then v_kind := case when o.disabled then 'option.disabled' else 'option.enabled' end;
   end if;
-  return query select o.id, o.value::text, o.disabled, v_n,
-    ap_option_written(p_log, p_actor, v_kind, s.f_id, s.c_id, p_parent, o.id, ap_option_json(b, v_n), ap_option_json(o, v_n),
-                      p_notify_channel, p_notify_payload, p_listener);
+  return query select * from ap_option_written(p_log, p_actor, v_kind, o, v_n, ap_option_json(b, v_n),
+                                               p_notify_channel, p_notify_payload, p_listener);
 end $$;
 
 -- A move first (p_after null) or right after the sibling p_after (AP412 when it is no sibling), midway to the
@@ -203,47 +207,39 @@ declare
   s record;
   b field_options;
   o field_options;
+  v_before int;
   v_target bigint;
   v_next bigint;
   v_pos bigint;
-  v_before int;
-  v_after int;
 begin
   select * into s from ap_option_list(p_field, p_context, p_parent, p_user_id, p_user_key, p_types, p_multi_level);
   b := ap_option_in_list(s.c_id, p_parent, p_id);
+  v_before := ap_option_rank(s.c_id, p_parent, p_id, b.position);
   if p_after is not null then
-    select x.position into v_target from field_options x
-     where x.id = p_after and x.context_id = s.c_id and coalesce(x.parent_id, 0) = coalesce(p_parent, 0);
+    select x.position into v_target from ap_siblings(s.c_id, p_parent) x where x.id = p_after;
     if not found then raise exception using errcode = 'AP412', message = 'not a sibling', detail = p_after::text; end if;
   end if;
   o := b;
   if p_after is distinct from p_id then
     for attempt in 1..2 loop
       if p_after is null then
-        select coalesce(min(y.position) - p_gap, 0) into v_pos from field_options y
-         where y.context_id = s.c_id and coalesce(y.parent_id, 0) = coalesce(p_parent, 0) and y.id <> p_id;
+        select coalesce(min(y.position) - p_gap, 0) into v_pos from ap_siblings(s.c_id, p_parent) y where y.id <> p_id;
       else
-        select min(y.position) into v_next from field_options y
-         where y.context_id = s.c_id and coalesce(y.parent_id, 0) = coalesce(p_parent, 0) and y.id <> p_id and y.position > v_target;
+        select min(y.position) into v_next from ap_siblings(s.c_id, p_parent) y where y.id <> p_id and y.position > v_target;
         v_pos := case when v_next is null then v_target + p_gap when v_next - v_target >= 2 then v_target + (v_next - v_target) / 2 end;
       end if;
       exit when v_pos is not null;
-      -- No gap left: spread the list out again; its rank before the move counts from its renumbered position.
+      -- No gap left: spread the list out again (the order, and so the ranks, stay as they were).
       update field_options x set position = (r.rn - 1) * p_gap
-        from (select y.id, row_number() over (order by y.position, y.id) as rn from field_options y
-               where y.context_id = s.c_id and coalesce(y.parent_id, 0) = coalesce(p_parent, 0)) r
+        from (select y.id, row_number() over (order by y.position, y.id) as rn from ap_siblings(s.c_id, p_parent) y) r
        where x.id = r.id;
-      select * into b from field_options x where x.id = p_id;
       select x.position into v_target from field_options x where x.id = p_after;
     end loop;
     if v_pos is null then raise exception 'no position after renumbering'; end if;
     update field_options x set position = v_pos where x.id = p_id returning * into o;
   end if;
-  v_before := ap_option_rank(s.c_id, p_parent, p_id, b.position);
-  v_after := ap_option_rank(s.c_id, p_parent, p_id, o.position);
-  return query select o.id, o.value::text, o.disabled, v_after,
-    ap_option_written(p_log, p_actor, 'option.moved', s.f_id, s.c_id, p_parent, o.id, ap_option_json(b, v_before), ap_option_json(o, v_after),
-                      p_notify_channel, p_notify_payload, p_listener);
+  return query select * from ap_option_written(p_log, p_actor, 'option.moved', o, ap_option_rank(s.c_id, p_parent, p_id, o.position),
+                                               ap_option_json(b, v_before), p_notify_channel, p_notify_payload, p_listener);
 end $$;
 `;
 
@@ -253,8 +249,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const f of ['ap_option_move', 'ap_option_update', 'ap_option_create', 'ap_option_written', 'ap_option_rank', 'ap_option_json',
-                   'ap_option_in_list', 'ap_option_list', 'ap_lock_and_decide', 'ap_grant_covers', 'ap_grants_reaching']) {
-    await knex.raw(`drop function if exists ${f} cascade`);
-  }
+  // Every function above (a function's body is not a dependency PostgreSQL records: any order will do).
+  for (const [, name] of FUNCTIONS.matchAll(/create or replace function (\w+)/g)) await knex.raw(`drop function if exists ${name} cascade`);
 }

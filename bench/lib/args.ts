@@ -1,4 +1,4 @@
-// Command-line options of `npm run bench -- …`. Hand-rolled because there are four flags.
+// Command-line options of `npm run bench -- …`. Hand-rolled: a dozen flags, each read once.
 
 export interface BenchOptions {
   pglite: boolean;
@@ -22,6 +22,8 @@ export interface BenchOptions {
    * get (e.g. `RATE_LIMITS=on` with limits never reached, on a build whose old build has no limiter).
    */
   compareEnv: Record<string, string>;
+  /** `--iterations <n>`: timed calls of every selected latency scenario (per server under `--compare`); null: each scenario's own. */
+  iterations: number | null;
 }
 
 /** `1,2,4` → [1, 2, 4]: positive whole numbers, each once, ascending. Throws on anything else. */
@@ -34,7 +36,15 @@ export function parseNodeList(value: string | undefined): number[] {
   return [...new Set(nodes)].sort((a, b) => a - b);
 }
 
-const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>] [--compare <server entry>] [--compare-env KEY=VALUE]`;
+/**
+ * `--only a,b,=c`: whether the scenario `name` is selected: it contains one of the parts, or is exactly a part
+ * written `=name` (`=fieldeditor-options-create` without `fieldeditor-options-create-4-writers`).
+ */
+export function onlyMatches(only: string, name: string): boolean {
+  return only.split(',').some((p) => p !== '' && (p.startsWith('=') ? name === p.slice(1) : name.includes(p)));
+}
+
+const USAGE = `usage: npm run bench -- [--pglite] [--duration <s>] [--warmup <s>] [--connections <n>] [--rounds <n>] [--only <substring>] [--cluster-nodes 1,2,4] [--cluster-rounds <n>] [--compare <server entry>] [--compare-env KEY=VALUE] [--iterations <n>]`;
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -57,6 +67,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     clusterRounds: 2,
     compareEntry: null,
     compareEnv: {},
+    iterations: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -95,6 +106,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         options.compareEnv[value.slice(0, eq)] = value.slice(eq + 1);
         break;
       }
+      case '--iterations':
+        options.iterations = Math.round(positiveNumber(arg, argv[++i]));
+        break;
       case '--only': {
         const value = argv[++i];
         if (!value) throw new Error(`--only needs a scenario name substring\n${USAGE}`);

@@ -6,6 +6,7 @@ import type { BenchContext, LatencyScenario } from './types.ts';
 export interface LatencyResult {
   iterations: number;
   medianMs: number;
+  p90Ms: number;
   p99Ms: number;
   maxMs: number;
   callsPerSec: number;
@@ -39,6 +40,7 @@ function summary(times: number[], seconds: number): LatencyResult {
   return {
     iterations: times.length,
     medianMs: percentile(sorted, 50),
+    p90Ms: percentile(sorted, 90),
     p99Ms: percentile(sorted, 99),
     maxMs: sorted[sorted.length - 1] ?? 0,
     callsPerSec: seconds > 0 ? times.length / seconds : 0,
@@ -46,38 +48,53 @@ function summary(times: number[], seconds: number): LatencyResult {
 }
 
 /**
- * `scenario` and `partner` call for call, in alternating order (partner first in even rounds), after as many
- * warm-up calls of each: the scenario's own figures, and each round's ratio of the partner's time to the
- * scenario's (above 1: the scenario is the faster).
+ * Two callers call for call in alternating order (`b` first in even rounds: A B, B A, …), after as many warm-up
+ * calls of each, so that a machine that slows down for a while slows both alike: each one's time per call.
  */
-export async function runLatencyInTurns(scenario: LatencyScenario, partner: LatencyScenario, ctx: BenchContext): Promise<LatencyResult & { roundRatios: number[] }> {
-  const iterations = scenario.iterations ?? 200;
-  const warmup = scenario.warmupIterations ?? 10;
+async function inTurns(
+  a: (i: number) => Promise<void>,
+  b: (i: number) => Promise<void>,
+  iterations: number,
+  warmup: number,
+): Promise<{ a: number[]; b: number[] }> {
   for (let i = 0; i < warmup; i++) {
-    await partner.call(ctx, -1 - i);
-    await scenario.call(ctx, -1 - i);
+    await b(-1 - i);
+    await a(-1 - i);
   }
-  const times: number[] = [];
-  const roundRatios: number[] = [];
-  let ownSec = 0;
-  const timed = async (s: LatencyScenario, i: number) => {
+  const timed = async (f: (i: number) => Promise<void>, i: number) => {
     const t0 = performance.now();
-    await s.call(ctx, i);
+    await f(i);
     return performance.now() - t0;
   };
+  const times = { a: [] as number[], b: [] as number[] };
   for (let i = 0; i < iterations; i++) {
-    let own: number;
-    let other: number;
     if (i % 2 === 0) {
-      other = await timed(partner, i);
-      own = await timed(scenario, i);
+      times.b.push(await timed(b, i));
+      times.a.push(await timed(a, i));
     } else {
-      own = await timed(scenario, i);
-      other = await timed(partner, i);
+      times.a.push(await timed(a, i));
+      times.b.push(await timed(b, i));
     }
-    times.push(own);
-    ownSec += own / 1000;
-    roundRatios.push(other / own);
   }
-  return { ...summary(times, ownSec), roundRatios };
+  return times;
+}
+
+const ownSeconds = (times: readonly number[]) => times.reduce((sum, t) => sum + t, 0) / 1000;
+
+/**
+ * `scenario` and `partner` call for call, in turns (`inTurns`, partner first in even rounds): the scenario's own
+ * figures, and each round's ratio of the partner's time to the scenario's (above 1: the scenario is the faster).
+ */
+export async function runLatencyInTurns(scenario: LatencyScenario, partner: LatencyScenario, ctx: BenchContext): Promise<LatencyResult & { roundRatios: number[] }> {
+  const times = await inTurns((i) => scenario.call(ctx, i), (i) => partner.call(ctx, i), scenario.iterations ?? 200, scenario.warmupIterations ?? 10);
+  return { ...summary(times.a, ownSeconds(times.a)), roundRatios: times.a.map((own, i) => times.b[i]! / own) };
+}
+
+/**
+ * `--compare` (bench/lib/compare.ts): the same scenario on two servers, call for call in turns (`inTurns`, the
+ * second server first in even rounds), each with its own setup and state (`main` and `other` contexts).
+ */
+export async function runLatencyOnTwoServers(scenario: LatencyScenario, main: BenchContext, other: BenchContext): Promise<{ main: LatencyResult; other: LatencyResult }> {
+  const times = await inTurns((i) => scenario.call(main, i), (i) => scenario.call(other, i), scenario.iterations ?? 200, scenario.warmupIterations ?? 10);
+  return { main: summary(times.a, ownSeconds(times.a)), other: summary(times.b, ownSeconds(times.b)) };
 }

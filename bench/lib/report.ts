@@ -20,10 +20,12 @@ export interface RunMeta {
   rounds: number;
   connections: number;
   only: string | null;
-  /** `--compare <entry>`: the other build every HTTP scenario was measured against (bench/lib/compare.ts). */
+  /** `--compare <entry>`: the other build every scenario was measured against (bench/lib/compare.ts). */
   compareEntry?: string | null;
   /** `--compare-env`: what the compared server alone was given. */
   compareEnv?: Record<string, string>;
+  /** `--iterations`: the timed calls of every latency scenario, when set. */
+  iterations?: number | null;
   node: string;
   cpu: string;
   cores: number;
@@ -97,6 +99,27 @@ export function renderTable(results: readonly ScenarioResult[]): string {
 }
 
 /**
+ * The latency scenarios of a `--compare` run: each build's median and p90 over the same alternating calls, and
+ * the compared build's rate over the main build's (rate = 1 / median). Empty when there were none.
+ */
+export function renderBuildsTable(results: readonly ScenarioResult[]): string {
+  const rows = results.flatMap((r) => {
+    const b = r.builds;
+    if (!b) return [];
+    const cells = [r.name, String(r.totalRequests), b.main.p50Ms.toFixed(2), b.main.p90Ms.toFixed(2), b.compared.p50Ms.toFixed(2), b.compared.p90Ms.toFixed(2), num(r.ratioToMain ?? null, 2), verdictCell(r)];
+    return [`| ${cells.join(' | ')} |`];
+  });
+  if (rows.length === 0) return '';
+  return [
+    'Latency scenarios on both builds, call for call in turns (bench/README.md, "Two builds in turns"):',
+    '',
+    '| scenario | calls per build | main build median ms | main build p90 ms | compared build median ms | compared build p90 ms | × main build (rate) | targets |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/**
  * The `pairWithNginx` scenarios against every server of the same bytes in their rounds (bench/lib/static-sides.ts):
  * one row per scenario and server. Empty when no scenario had them.
  */
@@ -140,7 +163,7 @@ export function renderMarkdownSection(meta: RunMeta, results: readonly ScenarioR
     `- load: autocannon in a separate process, ${meta.connections} connections, ${meta.durationSec} s measured ` +
       `after ${meta.warmupSec} s warm-up per scenario, in ${meta.rounds} rounds taking turns with the Express baseline` +
       `${meta.only ? `, only scenarios matching "${meta.only}"` : ''}` +
-      `${meta.compareEntry ? `; --compare: each HTTP scenario on \`${meta.compareEntry}\` in turns with the main server (× main server: that build over the main one)` : ''}`,
+      `${meta.compareEntry ? `; --compare: each scenario on \`${meta.compareEntry}\` in turns with the main server (× main server: that build over the main one)` : ''}`,
     `- machine: ${meta.cores} × ${meta.cpu}, Node ${meta.node}, load average ${meta.loadAverage.toFixed(2)} at start`,
     `- server: \`${/\.m?js$/.test(meta.serverEntry) ? "node --max-semi-space-size=4" : "node --import tsx"} ${meta.serverEntry} serve\` with \`${env}\``,
     '',

@@ -146,6 +146,11 @@ export interface LatencyScenario extends ScenarioBase {
    * median is `ratioToPaired` (a `minRatioToPaired` target). The other scenario is also run on its own, by name.
    */
   inTurnsWith?: LatencyScenario;
+  /**
+   * `--compare` (bench/lib/compare.ts): the calls alternate between the main server and this one (A B, B A, …),
+   * each server with its own setup; the row is this server's, `ratioToMain` the ratio of rates (1 / median).
+   */
+  variant?: ServerVariant;
 }
 
 export type Scenario = HttpScenario | LatencyScenario;
@@ -272,6 +277,8 @@ export interface ScenarioResult {
   pairedRps?: number | null;
   pairedRoundRatios?: number[];
   ratioToPaired?: number | null;
+  /** Latency scenarios under `--compare`: each build's median and p90, from the same alternating calls. */
+  builds?: { main: { p50Ms: number; p90Ms: number }; compared: { p50Ms: number; p90Ms: number } };
   checks: TargetCheck[];
   raw?: LoadResult;
   error?: string;

@@ -7,11 +7,9 @@ import { scopeOfDecidedRow, type EditableScope } from './scope.ts';
 import type { ScopeRow } from './scope.repository.ts';
 
 /**
- * A write's right, decided inside the write: `ap_lock_and_decide` (migrations/20261128200000_option_write_functions.ts)
- * locks the sibling list the path names (top-level: `parentId` null), then decides with the edit rule in a
- * snapshot taken under that lock, the grant and membership rows taken FOR SHARE. A write that waited for a busy
- * list thus decides on the grants as they are once it holds the lock, and a revocation that comes later waits
- * for the write to commit. Refusals come back as SQLSTATEs of class AP, mapped by `decisionRefusal`.
+ * A write's right, decided inside the write: `ap_lock_and_decide` locks the sibling list the path names (the top
+ * level: `parentId` null), then decides under that lock (why, and how: its comment in
+ * migrations/20261128200000_option_write_functions.ts). Refusals come back as SQLSTATEs of class AP (`decisionRefusal`).
  */
 export async function lockAndDecide(trx: Knex.Transaction, user: AuthUser, ids: ScopeIds, parentId: number | null): Promise<EditableScope> {
   try {

@@ -62,45 +62,6 @@ export async function appendEvents(q: Knex, entries: readonly EventEntry[]): Pro
   );
 }
 
-/** Members of the entry's `before`/`after` taken from the row that the carrying query answers: JSON member → column. */
-export interface EntryFill {
-  before?: Record<string, string>;
-  after?: Record<string, string>;
-  /** Members of the target, e.g. the id of the option the carrying statement inserts. */
-  target?: Record<string, string>;
-}
-
-const entryRow = (e: EventEntry) => [e.actor, e.actor.toLowerCase(), e.kind, e.fieldId ?? null, e.contextId ?? null];
-
-/**
- * The statement (unsent: the caller runs it) that runs `query` (a read answering one row, e.g. the rank of the
- * option just written) and appends `entry` in the SAME statement, as a data-modifying CTE: the entry costs no
- * round trip of its own inside the change's transaction. `fill` copies columns of that row into members of `before`/`after` (the ranks the query
- * computes), so the entry is exactly what a separate insert after the query would have written. The entry is
- * written once per row the query answers (one).
- */
-export function selectAppendingQuery(q: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Knex.Raw<{ rows: unknown[] }> {
-  const inner = query.toSQL();
-  const bindings: unknown[] = [...inner.bindings, ...entryRow(entry)];
-  const member = (value: unknown, f: Record<string, string> | undefined): string => {
-    const cols = Object.entries(f ?? {});
-    bindings.push(json(value));
-    if (cols.length === 0) return '?::jsonb';
-    for (const [key, col] of cols) bindings.push(key, col);
-    return `(coalesce(?::jsonb, '{}'::jsonb) || jsonb_build_object(${cols.map(() => '?::text, r.??').join(', ')}))`;
-  };
-  const target = member(entry.target, fill.target);
-  const before = member(entry.before, fill.before);
-  const after = member(entry.after, fill.after);
-  return q.raw<{ rows: unknown[] }>(
-    `with r as (${inner.sql}),
-          e as (insert into event_log (actor, actor_key, kind, field_id, context_id, target, before, after)
-                select ?, ?, ?, ?::int, ?::int, ${target}, ${before}, ${after} from r)
-     select * from r`,
-    bindings as Knex.RawBinding[],
-  );
-}
-
 function filtered(q: Knex, f: EventFilter) {
   const b = q('event_log');
   if (f.from) b.where('created_at', '>=', f.from);

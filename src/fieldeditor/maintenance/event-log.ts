@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { appendEvents, selectAppendingQuery, type EntryFill, type EventEntry } from './event-log.repository.ts';
+import { appendEvents, type EventEntry } from './event-log.repository.ts';
 
 /** Called in the transaction that deleted the entries older than `before` (every entry: undefined). */
 export type EventLogDeletionHook = (trx: Knex, before: Date | undefined) => Promise<void>;
@@ -30,19 +30,4 @@ export class EventLog {
   async record(trx: Knex, ...entries: EventEntry[]): Promise<void> {
     if (this.enabled) await appendEvents(trx, entries);
   }
-
-  /**
-   * `query` (one row) with `entry` appended in the same statement (see `selectAppendingQuery`): for the hot
-   * writes, whose last statement is a read the entry can ride on, so the log adds no round trip.
-   */
-  async recordAlong<T>(trx: Knex, query: Knex.QueryBuilder | Knex.Raw, entry: EventEntry, fill: EntryFill = {}): Promise<T[]> {
-    if (!this.enabled) return rowsOf<T>(query);
-    return rowsOf<T>(selectAppendingQuery(trx, query, entry, fill));
-  }
-}
-
-/** A statement's rows: a raw statement answers a result (`rows`), a query builder the rows themselves. */
-async function rowsOf<T>(statement: Knex.QueryBuilder | Knex.Raw): Promise<T[]> {
-  const result = (await statement) as unknown;
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }

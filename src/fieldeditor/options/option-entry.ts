@@ -6,23 +6,23 @@ import { optionTarget, type OptionChange, type OptionJson } from './options.mode
 
 /*
  * What an option write needs to know besides its rows: the event-log entry of a change, and, for a write that
- * decides inside the database (ap_option_create), which field types have the list it writes, derived from the
- * one rule of option-scope.ts (`fieldTypeRefusal`).
+ * decides inside the database (ap_option_create, _update, _move), which field types have the list it writes,
+ * derived from the one rule of option-scope.ts (`fieldTypeRefusal`).
  */
-
-/** The one type whose child options may have children (passed to the database with the write). */
-export const MULTI_LEVEL_TYPE = MULTI_LEVEL_CASCADING_KEY;
 
 const KNOWN_TYPES = [...SYSTEM_TYPES.map((t) => SYSTEM_PREFIX + t), MULTI_LEVEL_CASCADING_KEY];
 const fieldOfType = (typeKey: string) => ({ id: 0, name: '', description: '', typeKey, fieldType: shortFieldType(typeKey) });
 const scopeOfType = (typeKey: string, parentId: number | null) =>
   ({ field: fieldOfType(typeKey), context: undefined, parentId }) as unknown as OptionScope;
 const typesWith = (parentId: number | null) => KNOWN_TYPES.filter((k) => fieldTypeRefusal(scopeOfType(k, parentId)) === undefined);
-const TOP_LEVEL_TYPES = typesWith(null);
-const CHILD_LIST_TYPES = typesWith(1);
+const TOP_LEVEL = { types: typesWith(null), multiLevel: MULTI_LEVEL_CASCADING_KEY };
+const CHILD_LISTS = { types: typesWith(1), multiLevel: MULTI_LEVEL_CASCADING_KEY };
 
-/** The type keys whose fields have a top-level list (`parentId` null) or child lists. */
-export const listTypes = (parentId: number | null): string[] => (parentId === null ? TOP_LEVEL_TYPES : CHILD_LIST_TYPES);
+/**
+ * The type rule as a write function takes it: the type keys whose fields have the list (the top level:
+ * `parentId` null), and the one type whose child options may have children.
+ */
+export const typeArgs = (parentId: number | null) => (parentId === null ? TOP_LEVEL : CHILD_LISTS);
 
 /** The refusal of a field of type `typeKey` for the list `parentId` names (the database refused it: AP400). */
 export const typeRefusal = (typeKey: string, parentId: number | null): AppError | undefined => fieldTypeRefusal(scopeOfType(typeKey, parentId));

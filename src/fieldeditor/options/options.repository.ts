@@ -57,13 +57,14 @@ export interface WrittenRow {
   listeners: number;
 }
 const WRITE_FUNCTIONS = { create: 'ap_option_create', update: 'ap_option_update', move: 'ap_option_move' } as const;
+export type WriteKind = keyof typeof WRITE_FUNCTIONS;
 
 /**
  * One option write in ONE call of the database: `kind`'s function with the common arguments and its own
  * (`args`: create value, value key, disabled, gap; update id, value, value key, disabled; move id, after id, gap).
  * Its refusals are SQLSTATEs of class AP (option-writer.ts maps them).
  */
-export async function writeOption(knex: Knex, kind: keyof typeof WRITE_FUNCTIONS, c: WriteCall, args: readonly unknown[]): Promise<WrittenRow> {
+export async function writeOption(knex: Knex, kind: WriteKind, c: WriteCall, args: readonly unknown[]): Promise<WrittenRow> {
   const a = c.announcement;
   const common = [...c.scope, c.actor, c.types, c.multiLevel, c.log, a?.channel ?? null, a?.payload ?? null, a?.listener ?? null];
   const placeholders = [...common, ...args].map((_, i) => (i === 6 ? '?::text[]' : '?')).join(', ');

@@ -43,7 +43,7 @@ export class OptionsService {
     eventLog: EventLog,
     private readonly cache = new OptionListCache(changes),
   ) {
-    this.writer = new OptionWriter(knex, access, changes, eventLog);
+    this.writer = new OptionWriter(knex, changes, eventLog);
   }
 
   /** Every write below goes through it: a create is one call of the database, the others one transaction each. */

@@ -95,7 +95,7 @@ describe('event log entries of field-editor changes', () => {
       after: { optionvalue: 'Beta', id: b.id, sequence: 0, disabled: false },
     });
     const a = (await as(t.http.post(p.options)).send({ optionvalue: 'Alpha' }).expect(200)).body;
-    // The rank is filled in by the statement that carries the entry (EventLog.recordAlong).
+    // The entry's rank is the new option's (ap_option_create writes the entry in the same call as the row).
     expect(await one()).toMatchObject({ kind: 'option.created', target: { id: a.id }, after: { id: a.id, sequence: 1 } });
     await as(t.http.post(p.options)).send({ optionvalue: 'alpha' }).expect(400);
     await none();
