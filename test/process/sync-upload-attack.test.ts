@@ -1,64 +1,17 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, runCli, SEVERAL_PROCESSES, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { migratedDataDir, runCli, SEVERAL_PROCESSES, startServerProcess } from '../helpers/server-process.ts';
+import { rssOf, watch } from '../helpers/server-watch.ts';
 
 // Issue 44, findings 1 and 2, against a real server process: uploads to the option sync from a user without a
 // grant (refused unread), and with one (a file over the option limit, a CSV row thousands of levels deep), two
 // at a time. Throughout, /status answers within a second and the server's resident memory (VmRSS from /proc,
-// sampled every 50 ms) stays within RSS_BOUND of what it was before (docs/security.md, "Uploads and parsers").
+// sampled every 50 ms: helpers/server-watch.ts) stays within RSS_BOUND of what it was before (docs/security.md, "Uploads and parsers").
 // Before: +770 MB and /status waiting 45 s for one request; two reached 1.9 GB.
 const RSS_BOUND = 150 * 1024 * 1024;
 const FE = '/rest/trackercustomfieldeditorplugin/1';
-
-/** GET /status every 100 ms, printing how long each took (ms), one a line. */
-const PROBE = `
-const url = process.argv[1] + '/status';
-(async () => {
-  for (;;) {
-    const started = Date.now();
-    try { await (await fetch(url)).arrayBuffer(); } catch { }
-    process.stdout.write(String(Date.now() - started) + '\\n');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-})();`;
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(m![1]) * 1024;
-}
-
-/** Samples the server's RSS and the time /status takes while `attack` runs. */
-async function watch(server: ServerProcess, attack: () => Promise<void>): Promise<{ rss: number; slowestStatus: number; p95Status: number }> {
-  let peak = 0;
-  let done = false;
-  const sampler = (async () => {
-    while (!done) {
-      peak = Math.max(peak, rssOf(server.child.pid!));
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  // The prober is a process of its own: the test's own work (building and sending the files) must not delay it.
-  const prober = spawn(process.execPath, ['-e', PROBE, server.url], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let probes = '';
-  prober.stdout.on('data', (d) => (probes += String(d)));
-  // Its first request (a fresh process's) is its own warm-up: the attack starts once it has answered.
-  while (!probes.includes('\n')) await new Promise((r) => setTimeout(r, 50));
-  try {
-    await attack();
-  } finally {
-    done = true;
-    prober.kill();
-    await Promise.all([sampler, new Promise((r) => prober.once('exit', r))]);
-  }
-  const times = probes.trim().split('\n').filter(Boolean).map(Number).slice(1);
-  expect(times.length).toBeGreaterThan(3);
-  console.log(`/status times (ms): ${times.join(" ")}`);
-  const sorted = [...times].sort((a, b) => a - b);
-  return { rss: peak, slowestStatus: sorted.at(-1)!, p95Status: sorted[Math.floor(sorted.length * 0.95)]! };
-}
 
 describe('the option sync against upload attacks, in a server process', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-sync-attack-'));
