@@ -37,17 +37,27 @@ export function joinPieces(pieces: Iterable<string>): string {
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
+/** Pieces at least this long are measured once per count (a value repeated thousands of times). */
+const REMEMBERED_CHARS = 4096;
+
 /**
  * The UTF-8 size of the pieces joined (what `Buffer.byteLength(joinPieces(pieces))` gives), without joining them;
  * stops as soon as it passes `stopAbove` (answering the partial sum, which is above it). A surrogate pair split
- * between two pieces is one 4-byte character of the joined text, not two replacement characters of 3 bytes.
+ * between two pieces is one 4-byte character of the joined text, not two replacement characters of 3 bytes. A
+ * long piece seen again (the same value) is not measured again, so counting a block costs about its template.
  */
 export function utf8Size(pieces: Iterable<string>, stopAbove = Infinity): number {
+  const remembered = new Map<string, number>();
   let total = 0;
   let endsHigh = false;
   for (const piece of pieces) {
     if (piece.length === 0) continue;
-    total += Buffer.byteLength(piece, 'utf8');
+    let bytes = piece.length >= REMEMBERED_CHARS ? remembered.get(piece) : undefined;
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(piece, 'utf8');
+      if (piece.length >= REMEMBERED_CHARS) remembered.set(piece, bytes);
+    }
+    total += bytes;
     if (endsHigh && isLowSurrogate(piece.charCodeAt(0))) total -= 2;
     endsHigh = isHighSurrogate(piece.charCodeAt(piece.length - 1));
     if (total > stopAbove) return total;
