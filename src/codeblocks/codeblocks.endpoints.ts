@@ -3,6 +3,7 @@
 // content type.
 import type { Request, Response } from 'express';
 import { CachedBody, sendCachedBody } from '../platform/http/cached-body.ts';
+import { sendStreamedBody, type StreamedBody } from '../platform/http/streamed-body.ts';
 import { currentUser } from '../platform/auth/guards.ts';
 import type { Endpoint } from '../platform/http/endpoint.ts';
 import type { BlockTextCache, CodeblocksService } from './download.service.ts';
@@ -26,6 +27,12 @@ function send(req: Request, res: Response, type: keyof typeof CONTENT_TYPES, bod
   sendCachedBody(req, res, body, CONTENT_TYPES[type]);
 }
 
+/** A block: held (small, cached) or streamed (large: rendered as the client takes it, docs/security.md). */
+function sendBlock(req: Request, res: Response, body: CachedBody | StreamedBody): void {
+  if (body instanceof CachedBody) send(req, res, 'text', body);
+  else sendStreamedBody(req, res, body, CONTENT_TYPES.text);
+}
+
 // A list body depends only on the box, the content record and the links; it is kept per user (whose view
 // check passed) until a wiki or directory change.
 async function listBody(req: Request, format: 'xml' | 'json', { codeblocks, generation, baseUrl, listBodies }: CodeblocksDeps): Promise<CachedBody> {
@@ -46,7 +53,7 @@ function download(req: Request, res: Response, { codeblocks }: CodeblocksDeps) {
   const params = parseDownloadUrl(req.url, () => req.query);
   const known = codeblocks.cachedDownload(user, params);
   if (known !== undefined) return send(req, res, 'text', known);
-  return codeblocks.download(user, params).then((body) => send(req, res, 'text', body));
+  return codeblocks.download(user, params).then((body) => sendBlock(req, res, body));
 }
 
 const e1 = (path: string, summary: string): Endpoint<CodeblocksDeps> => ({

@@ -5,9 +5,10 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../platform/auth/auth-user.ts';
 import { CachedBody } from '../platform/http/cached-body.ts';
 import type { ViewDecision } from '../wiki/content-access.ts';
-import { asciiOnly } from './codebox/ascii-only.ts';
+import type { StreamedBody } from '../platform/http/streamed-body.ts';
+import { BlockOutput, BlockTooLarge } from './block-output.ts';
 import { encodeBlockKey } from './codebox/block-key.ts';
-import { BlockTooLarge, RAW_KEY, RAW_NAME, substituteBounded, type RemoteSource } from './codebox/codebox.ts';
+import { RAW_KEY, RAW_NAME, type RemoteSource } from './codebox/codebox.ts';
 import { CodeboxError } from './codebox/codebox-errors.ts';
 import type { BoxForDownload, CodeboxReader } from './codebox.repository.ts';
 import { fetchMacroFailed, fromCodeboxError, invalidParameter, noReadPermission, codeblocksError } from './download.errors.ts';
@@ -47,10 +48,19 @@ export interface CodeblocksDeps {
   blockTexts?: BlockTextCache;
   /** The largest block a download renders (CODEBLOCK_MAX_MB); beyond it the API's 500 MACRO_BODY_PROCESSING. */
   maxBlockBytes?: number;
+  /** Blocks larger than this are streamed, not held or cached (STREAM_MIN_BYTES; smaller in tests). */
+  streamMinBytes?: number;
 }
 
 /** The default of CODEBLOCK_MAX_MB: far above any real block, far below what a repeated variable can expand to. */
 export const DEFAULT_MAX_BLOCK_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Blocks whose rendering (before asciiOnly) is larger than 1 MiB are streamed: rendered chunk by chunk as the
+ * client takes them and compressed per request, never held whole nor cached. Smaller ones (every real
+ * configuration file: the fleets' blocks) are rendered whole once, and cached with their compressed copies.
+ */
+export const STREAM_MIN_BYTES = 1024 * 1024;
 
 const blockTextKey = (user: AuthUser, p: DownloadParams) =>
   `${user.id}\u0000${p.contentId}\u0000${p.macroId}\u0000${p.section}\u0000${p.asciiOnly ? 'a' : ''}`;
@@ -78,10 +88,11 @@ export class CodeblocksService {
   }
 
   /**
-   * The text of one block as served (ASCII-only applied), hashed once for its ETag; or an AppError (403, or
-   * 500 with the kind of failure).
+   * One block as served (ASCII-only applied): a small one whole, with its ETag (cached for this user); a large one
+   * (over STREAM_MIN_BYTES) as a body to stream, its ETag and size known, nothing rendered yet. Or an AppError
+   * (403, or 500 with the kind of failure; a block over CODEBLOCK_MAX_MB before anything is rendered).
    */
-  async download(user: AuthUser, p: DownloadParams): Promise<CachedBody> {
+  async download(user: AuthUser, p: DownloadParams): Promise<CachedBody | StreamedBody> {
     const known = this.cachedDownload(user, p);
     if (known !== undefined) return known;
     const since = this.deps.blockTexts?.stamp();
@@ -92,12 +103,15 @@ export class CodeblocksService {
     ]);
     this.assertViewable(decision, p.contentId);
     const found = this.usable(box, p);
-    if (!isRaw && found.section === undefined) {
+    const section = found.section;
+    if (!isRaw && section === undefined) {
       throw invalidParameter(`the code box has no section named "${p.section}"`);
     }
     const template = await this.templateOf(found);
-    const text = isRaw || found.section === undefined ? template : this.render(template, found.section.values);
-    const body = new CachedBody(p.asciiOnly ? asciiOnly(text) : text);
+    const values = isRaw || section === undefined ? undefined : new Map(Object.entries(section.values));
+    const output = this.measure(template, values, p.asciiOnly);
+    if (output.renderedBytes > (this.deps.streamMinBytes ?? STREAM_MIN_BYTES)) return output;
+    const body = new CachedBody(output.text(), output.entity.tag);
     // Remote templates are fetched every time (an edit of the remote file shows at once).
     if (found.kind !== 'advanced-remote-codeblock-macro') this.deps.blockTexts?.set(blockTextKey(user, p), body, since);
     return body;
@@ -117,11 +131,10 @@ export class CodeblocksService {
     return { content, macroId: p.macroId, blocks };
   }
 
-  /** The section's block, refused (and stopped) once it passes the maximum size. */
-  private render(template: string, values: Readonly<Record<string, string>>): string {
-    const max = this.deps.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES;
+  /** The block's tag and size, refused (before anything is rendered) when it would pass the maximum size. */
+  private measure(template: string, values: ReadonlyMap<string, string> | undefined, asciiOnly: boolean): BlockOutput {
     try {
-      return substituteBounded(template, new Map(Object.entries(values)), max);
+      return new BlockOutput({ template, values, asciiOnly }, this.deps.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES);
     } catch (err) {
       if (err instanceof BlockTooLarge) throw codeblocksError('MACRO_BODY_PROCESSING', err.message);
       throw err;

@@ -1,11 +1,13 @@
 // The code-box model: turns a macro body (+ parameters) into the ordered list of
 // downloadable blocks — one per config section, then the raw template (`raw`, key `cmF3`).
 import { encodeBlockKey } from './block-key.ts';
+import { substitute } from './block-pieces.ts';
 import { CodeboxError } from './codebox-errors.ts';
 import { parseConfig, type ConfigSection, type ConfigWarning, type ParsedConfig } from './ini-config.ts';
 
 export { CodeboxError, errorKeyFor, CODEBOX_ERROR_KINDS, type CodeboxErrorKind } from './codebox-errors.ts';
 export { parseConfig, type ConfigSection, type ConfigWarning, type ParsedConfig } from './ini-config.ts';
+export { substitute } from './block-pieces.ts';
 
 export const CODEBOX_KINDS = [
   'advanced-codeblock-macro',
@@ -59,51 +61,6 @@ export function splitAtContent(body: string): { config: string; template: string
   const m = CONTENT_MARKER.exec(body);
   if (m === null) return undefined;
   return { config: body.slice(0, m.index), template: body.slice(m.index + m[0].length) };
-}
-
-// `${name}`: any name without braces. Braces cannot be part of a usable key, and excluding
-// `{` lets `${a${b}` still substitute the inner `${b}`.
-const VARIABLE = /\$\{([^{}]+)\}/g;
-
-/** One pass over the template: substituted values are never expanded again; unknown names stay. */
-export function substitute(template: string, values: ReadonlyMap<string, string>): string {
-  return template.replace(VARIABLE, (whole, name: string) => values.get(name) ?? whole);
-}
-
-/** The rendering of a block would pass its maximum size (CODEBLOCK_MAX_BYTES). */
-export class BlockTooLarge extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`the rendered block would be larger than ${maxBytes} bytes`);
-  }
-}
-
-/**
- * `substitute`, written piece by piece (the template's text between variables, then each value) and stopped as
- * soon as the UTF-8 size passes `maxBytes`: a small template that repeats a long value (206 KB expanding to
- * 300 MB) costs at most `maxBytes` of pieces and the time to reach them, never the whole expansion.
- */
-export function substituteBounded(template: string, values: ReadonlyMap<string, string>, maxBytes: number): string {
-  const sizes = new Map<string, number>(); // by variable name: each value is measured once
-  const pieces: string[] = [];
-  let total = 0;
-  const put = (piece: string, bytes = Buffer.byteLength(piece, 'utf8')) => {
-    total += bytes;
-    if (total > maxBytes) throw new BlockTooLarge(maxBytes);
-    pieces.push(piece);
-  };
-  let cursor = 0;
-  for (const m of template.matchAll(VARIABLE)) {
-    const name = m[1]!;
-    const value = values.get(name);
-    if (value === undefined) continue; // an unknown name stays, as part of the next piece of text
-    put(template.slice(cursor, m.index));
-    let size = sizes.get(name);
-    if (size === undefined) sizes.set(name, (size = Buffer.byteLength(value, 'utf8')));
-    put(value, size);
-    cursor = m.index + m[0].length;
-  }
-  put(template.slice(cursor));
-  return pieces.join('');
 }
 
 class SectionBlock implements CodeBlock {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -8,43 +8,18 @@ export const COMPRESS_MIN_BYTES = 1024;
 export type Coding = 'identity' | 'gzip' | 'br';
 
 /**
- * A response body that is served many times (cached): its bytes, its strong ETag (a hash of the body as
- * served, computed once here, never per request) and its compressed forms, each made once on first demand
- * and then kept with the body. A cache hit therefore costs no hashing and no compression.
+ * The strong validator of one body: its base tag and the quoted ETags of its three codings (made once: they are
+ * sent and compared on every hit). The identity form is `"<tag>"`, compressed forms `"<tag>-gz"`, `"<tag>-br"`.
  */
-export class CachedBody {
-  readonly bytes: Buffer;
-  /** Base of the ETags of this body: the identity form is `"<tag>"`, compressed forms `"<tag>-gz"`, `"<tag>-br"`. */
-  readonly tag: string;
-  private gz: Buffer | undefined;
-  private brotli: Buffer | undefined;
-  /** The quoted ETags of the three codings, made once (they are sent and compared on every hit). */
+export class EntityTag {
   private readonly etags: Readonly<Record<Coding, string>>;
 
-  constructor(body: string | Buffer) {
-    this.bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    this.tag = createHash('sha256').update(this.bytes).digest('base64url').slice(0, 27);
-    this.etags = { identity: `"${this.tag}"`, gzip: `"${this.tag}-gz"`, br: `"${this.tag}-br"` };
-  }
-
-  /** The body's text (for callers that post-process it). */
-  text(): string {
-    return this.bytes.toString('utf8');
+  constructor(readonly tag: string) {
+    this.etags = { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` };
   }
 
   etag(coding: Coding): string {
     return this.etags[coding];
-  }
-
-  /** The body in `coding`, compressed on first use and kept (a few ms once for a large list). */
-  encoded(coding: Coding): Buffer {
-    if (coding === 'gzip') return (this.gz ??= gzipSync(this.bytes, { level: 6 }));
-    if (coding === 'br') {
-      return (this.brotli ??= brotliCompressSync(this.bytes, {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: this.bytes.length },
-      }));
-    }
-    return this.bytes;
   }
 
   /** Whether an If-None-Match value names this body (any of its codings: the content is the same). */
@@ -60,6 +35,47 @@ export class CachedBody {
       if (opaque === identity || opaque === gzip || opaque === br) return true;
     }
     return false;
+  }
+}
+
+/** A 27-character tag (SHA-256, base64url) of the given bytes or hash input. */
+export function hashTag(hash: Hash): string {
+  return hash.digest('base64url').slice(0, 27);
+}
+
+/** The compression settings of every coded body, held (CachedBody) or streamed (streamed-body.ts). */
+export const GZIP_OPTIONS = { level: 6 } as const;
+export const brotliOptions = (sizeHint: number) => ({
+  params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: sizeHint },
+});
+
+/**
+ * A response body that is served many times (cached): its bytes, its strong ETag (by default a hash of the body
+ * as served, computed once here, never per request) and its compressed forms, each made once on first demand
+ * and then kept with the body. A cache hit therefore costs no hashing and no compression.
+ */
+export class CachedBody extends EntityTag {
+  readonly bytes: Buffer;
+  private gz: Buffer | undefined;
+  private brotli: Buffer | undefined;
+
+  /** `tag`: a tag the caller already holds for exactly these bytes (a code block's, made from its sources). */
+  constructor(body: string | Buffer, tag?: string) {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    super(tag ?? hashTag(createHash('sha256').update(bytes)));
+    this.bytes = bytes;
+  }
+
+  /** The body's text (for callers that post-process it). */
+  text(): string {
+    return this.bytes.toString('utf8');
+  }
+
+  /** The body in `coding`, compressed on first use and kept (a few ms once for a large list). */
+  encoded(coding: Coding): Buffer {
+    if (coding === 'gzip') return (this.gz ??= gzipSync(this.bytes, GZIP_OPTIONS));
+    if (coding === 'br') return (this.brotli ??= brotliCompressSync(this.bytes, brotliOptions(this.bytes.length)));
+    return this.bytes;
   }
 }
 
@@ -99,27 +115,38 @@ export function negotiateCoding(acceptEncoding: string | undefined): Coding {
 }
 
 /**
- * Sends a cached body as a conditional, negotiated GET answer: `ETag`, `Cache-Control: private, no-cache`
- * (a shared cache must not keep a per-user answer; a client must revalidate), `Vary: Accept-Encoding`, and
- * `X-Content-Type-Options: nosniff` for `text/plain`; 304 without a body when If-None-Match names it; the body
- * compressed when the client accepts it and it is over 1 KB. Call it only after authentication and the view check passed: a 304 answers like a 200.
+ * The headers of a conditional, negotiated GET answer, for a body held (sendCachedBody) or streamed
+ * (streamed-body.ts): `ETag`, `Cache-Control: private, no-cache` (a shared cache must not keep a per-user answer;
+ * a client must revalidate), `Vary: Accept-Encoding`, and `X-Content-Type-Options: nosniff` for `text/plain`.
+ * Answers 304 without a body, and true, when If-None-Match names the body; otherwise sets the status, the type and
+ * the coding, and answers false: the caller sends the body.
  */
-export function sendCachedBody(req: IncomingMessage, res: ServerResponse, body: CachedBody, contentType: string): void {
-  const coding = body.bytes.length > COMPRESS_MIN_BYTES ? negotiateCoding(req.headers['accept-encoding']) : 'identity';
+export function beginConditional(req: IncomingMessage, res: ServerResponse, entity: EntityTag, coding: Coding, contentType: string): boolean {
   // A text download holds whatever a page author wrote: a browser must never sniff it into HTML or script.
   if (contentType.startsWith('text/plain')) res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Cache-Control', 'private, no-cache');
-  res.setHeader('ETag', body.etag(coding));
+  res.setHeader('ETag', entity.etag(coding));
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined && body.matches(inm)) {
+  if (inm !== undefined && entity.matches(inm)) {
     res.statusCode = 304;
     res.end();
-    return;
+    return true;
   }
   res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
   if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
+  return false;
+}
+
+/**
+ * Sends a cached body as a conditional, negotiated GET answer (beginConditional): 304 when If-None-Match names
+ * it; the body compressed when the client accepts it and it is over 1 KB. Call it only after authentication and
+ * the view check passed: a 304 answers like a 200.
+ */
+export function sendCachedBody(req: IncomingMessage, res: ServerResponse, body: CachedBody, contentType: string): void {
+  const coding = body.bytes.length > COMPRESS_MIN_BYTES ? negotiateCoding(req.headers['accept-encoding']) : 'identity';
+  if (beginConditional(req, res, body, coding, contentType)) return;
   const bytes = body.encoded(coding);
   res.setHeader('Content-Length', bytes.length);
   // res.end, not res.send: no second freshness check, no re-encoding, and HEAD gets the headers only.
