@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { hasChromium, openPage, signInThroughForm, textOf, unexpected, useAppAndBrowser, type WebApp } from '../helpers/browser.ts';
 import { seriousViolations } from '../helpers/axe.ts';
+import { uniq } from '../helpers/test-app.ts';
 
 const FE = '/rest/trackercustomfieldeditorplugin/1';
 
@@ -99,6 +100,31 @@ describe.skipIf(!hasChromium)('navigation and notices', () => {
     await context.close();
   }, 90_000);
 
+  it('shows an administrator a system administrator’s page with the note and no password, delete or token controls', async () => {
+    const root = await app.createUser(uniq('root'), { sysadmin: true });
+    await app.tokenFor(root.name);
+    const adm = await app.createUser(uniq('adm'), { admin: true });
+    const { page, context, problems } = await openPage(browser);
+    await signInThroughForm(page, app.url, adm.name, adm.password, `#/users/${root.name}`);
+    expect(await textOf(page.locator('p.info').filter({ hasText: 'system administrator' }))).toContain(`${root.name} is a system administrator: only a system administrator can change it, its password or its tokens.`);
+    for (const testId of ['user-display-name', 'user-active', 'user-new-password', 'user-reset-password', 'user-tokens', 'token-row', 'user-delete']) {
+      expect(await page.getByTestId(testId).count(), testId).toBe(0);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    // The server refuses what the screen does not offer.
+    const asAdm = `Basic ${Buffer.from(`${adm.name}:${adm.password}`).toString('base64')}`;
+    await app.http.put(`/rest/api/2/user/password?username=${root.name}`).set('Authorization', asAdm).send({ password: 'another-password' }).expect(403);
+    await app.http.delete(`/rest/api/2/user?username=${root.name}`).set('Authorization', asAdm).expect(403);
+    // The same administrator on an ordinary user's page has them all.
+    await page.goto(`${app.url}/#/users/alice`);
+    await page.getByTestId('user-delete').waitFor();
+    for (const testId of ['user-display-name', 'user-new-password', 'user-tokens']) expect(await page.getByTestId(testId).count(), testId).toBe(1);
+    expect(await page.getByText('is a system administrator').count()).toBe(0);
+    // The tokens request of the system administrator's page is the one refusal (403) the screen expects.
+    expect(unexpected(problems, [403])).toEqual([]);
+    await context.close();
+  });
+
   it('tells success, information, warning and error apart, and follows a system theme change without a reload', async () => {
     const { page, context } = await openPage(browser);
     await page.emulateMedia({ colorScheme: 'light' });
@@ -115,7 +141,12 @@ describe.skipIf(!hasChromium)('navigation and notices', () => {
     await page.getByTestId('group-create-name').fill('navtest');
     await page.getByTestId('group-create-submit').click();
     const error = await look('[data-testid="error-message"]');
-    expect(new Set([info, success, error]).size).toBe(3);
+    // A warning: unticking "Active" on one's own page warns before anything is saved (nothing is).
+    await page.goto(`${app.url}/#/users/admin`);
+    await page.getByTestId('user-active').uncheck();
+    expect(await textOf(page.locator('p.warning'))).toContain('You are deactivating yourself');
+    const warning = await look('p.warning');
+    expect(new Set([info, success, warning, error]).size).toBe(4);
 
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await page.emulateMedia({ colorScheme: 'dark' });
