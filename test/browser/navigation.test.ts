@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { hasChromium, openPage, signInThroughForm, textOf, unexpected, useAppAndBrowser, type WebApp } from '../helpers/browser.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { uniq } from '../helpers/test-app.ts';
+import { basic, uniq } from '../helpers/test-app.ts';
 
 const FE = '/rest/trackercustomfieldeditorplugin/1';
+
+/** How many lines an element's text takes (distinct tops of its line boxes). */
+const linesOf = (locator: Locator) =>
+  locator.evaluate((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  });
 
 /** Issue 42, item 3: the menu at both widths, the grant that asks first, notices told apart, the live theme. */
 describe.skipIf(!hasChromium)('navigation and notices', () => {
@@ -44,6 +52,24 @@ describe.skipIf(!hasChromium)('navigation and notices', () => {
     const overflow = await page.evaluate(() => [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > t.clientWidth + 1).length);
     expect(overflow).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+
+  it('keeps words whole at 390 px: the product name in the top bar, a token’s name on a user’s page', async () => {
+    await app.http.post('/rest/pat/latest/tokens').set('Authorization', basic('alice', 'alice')).send({ name: 'provisioning' }).expect(201);
+    const { page, context, problems } = await openPage(browser, { width: 390, height: 844 });
+    await signInThroughForm(page, app.url, 'admin', 'admin-secret', '#/users/alice');
+    const name = page.getByTestId('token-row').filter({ hasText: 'provisioning' }).locator('td > div').first();
+    await name.waitFor();
+    expect(await linesOf(page.locator('.top .brand'))).toBe(1);
+    expect(await linesOf(name)).toBe(1);
+    // The name, Menu, the theme and Sign out share one row.
+    const tops = await page.locator('.top > :is(.brand, button)').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
+    expect(tops).toHaveLength(4);
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(unexpected(problems)).toEqual([]);
     await context.close();
   });
 

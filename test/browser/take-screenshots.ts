@@ -117,14 +117,21 @@ try {
     const picker = page.getByTestId('default-picker');
     await picker.scrollIntoViewIfNeeded();
     await picker.pressSequentially('shade 15');
-    await page.getByRole('option', { name: 'Shade 0150' }).waitFor();
-    await page.locator('.picker').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await page.getByRole('option', { name: 'Shade 1500' }).waitFor();
+    // At the phone width the default's card comes after the list: scrolled to its top, the suggestions fit below.
+    if (size.name === '390') await page.locator('.editor-side').evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await shot(page, 'default-picker', true);
     await nav(page, 'nav-tokens');
     await page.getByTestId('token-create-name').fill('provisioning');
     await page.getByTestId('token-create-submit').click();
     await page.getByTestId('token-raw').waitFor();
     await shot(page, 'tokens');
+    // Revoked again, so each later screenshot of alice's tokens shows only "laptop" (not one more per round).
+    await page.evaluate(async () => {
+      const headers = { Accept: 'application/json', 'X-Atlassian-Token': 'no-check' };
+      const tokens = (await (await fetch('/rest/pat/latest/tokens', { headers })).json()) as { id: number; name: string }[];
+      for (const t of tokens.filter((x) => x.name === 'provisioning')) await fetch(`/rest/pat/latest/tokens/${t.id}`, { method: 'DELETE', headers });
+    });
     await nav(page, 'nav-codeboxes');
     await page.getByTestId('content-id-input').waitFor();
     await shot(page, 'codeboxes');

@@ -177,7 +177,7 @@ export function WebhookForm({ initial, onSaved, onCancel }: { initial?: WebhookF
       <fieldset>
         <legend>Events</legend>
         {EVENTS.map((ev) => (
-          <label key={ev} class="inline" title={ev}>
+          <label key={ev} class="check" title={ev}>
             <input type="checkbox" checked={events.includes(ev)} onChange={() => toggle(ev)} /> {eventWords(ev)}
           </label>
         ))}
