@@ -61,7 +61,8 @@ try {
   for (const [size, theme] of WIDTHS.flatMap((w) => THEMES.map((t) => [w, t] as const))) {
     const suffix = theme === 'dark' ? '-dark' : '';
     const newContext = () => browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: theme });
-    // fullPage at the phone width; `viewport`: only what is on the screen (a part below a long list, scrolled to).
+    // fullPage at the phone width; `viewport`: only what is on the screen (a part below a long list, scrolled to;
+    // a dialog, whose backdrop covers the screen, not the whole page).
     const shot = async (page: Page, name: string, viewport = false) => {
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(OUT, `${name}-${size.name}${suffix}.png`), fullPage: size.name === '390' && !viewport });
@@ -106,7 +107,7 @@ try {
     await page.getByTestId('option-row').first().waitFor();
     await page.getByTestId('option-sort').click();
     await page.getByTestId('confirm').waitFor();
-    await shot(page, 'confirm-sort');
+    await shot(page, 'confirm-sort', true);
     await page.getByTestId('confirm').click();
     await page.getByTestId('option-undo').waitFor();
     await shot(page, 'option-undo');
@@ -149,7 +150,7 @@ try {
     // "Grant me and open editor" says what it grants before it does (cancelled: the home stays as it is).
     await admin.page.locator('[data-testid="admin-home-field"][data-field-id="10003"]').getByTestId('admin-home-open-editor').click();
     await admin.page.getByTestId('confirm').waitFor();
-    await shot(admin.page, 'confirm-grant');
+    await shot(admin.page, 'confirm-grant', true);
     await admin.page.getByTestId('confirm-cancel').click();
     if (size.name === '390') {
       await admin.page.getByTestId('nav-menu').click();
@@ -178,7 +179,7 @@ try {
     await shot(admin.page, 'user');
     await admin.page.getByTestId('user-delete').click();
     await admin.page.getByTestId('confirm').waitFor();
-    await shot(admin.page, 'confirm-delete-user');
+    await shot(admin.page, 'confirm-delete-user', true);
     await admin.page.getByTestId('confirm-cancel').click();
     await nav(admin.page, 'nav-groups');
     await admin.page.getByTestId('group-row').first().waitFor();
