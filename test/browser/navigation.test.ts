@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('navigation and notices', () => {
     await context.close();
   });
 
-  it('keeps words whole at 390 px: the product name in the top bar, a token’s name on a user’s page', async () => {
+  it('keeps words whole at 390 px: the product name in the top bar, a token’s name on a user’s page, the groups’ names, the fields’ types', async () => {
     await app.http.post('/rest/pat/latest/tokens').set('Authorization', basic('alice', 'alice')).send({ name: 'provisioning' }).expect(201);
     const { page, context, problems } = await openPage(browser, { width: 390, height: 844 });
     await signInThroughForm(page, app.url, 'admin', 'admin-secret', '#/users/alice');
@@ -68,6 +68,23 @@ describe.skipIf(!hasChromium)('navigation and notices', () => {
     expect(tops).toHaveLength(4);
     expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+    // The groups' names, "system-administrators" the longest, each on one line.
+    await page.goto(`${app.url}/#/groups`);
+    const names = page.locator('[data-testid="group-row"] a');
+    await names.first().waitFor();
+    const lines: Record<string, number> = {};
+    for (const link of await names.all()) lines[(await link.textContent())!] = await linesOf(link);
+    expect(lines).toMatchObject({ administrators: 1, 'system-administrators': 1 });
+    expect(new Set(Object.values(lines))).toEqual(new Set([1]));
+    expect(await seriousViolations(page)).toEqual([]);
+    // The administration's field types, "cascadingselect" and "multicheckboxes" among them, each on one line.
+    await page.goto(`${app.url}/#/admin`);
+    const types = page.locator('[data-testid="field-row"] td[data-label="Type"] > div');
+    await types.first().waitFor();
+    const typeLines: Record<string, number> = {};
+    for (const type of await types.all()) typeLines[(await type.textContent())!] = await linesOf(type);
+    expect(typeLines).toMatchObject({ cascadingselect: 1, multicheckboxes: 1 });
     expect(await seriousViolations(page)).toEqual([]);
     expect(unexpected(problems)).toEqual([]);
     await context.close();

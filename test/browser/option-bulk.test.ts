@@ -31,8 +31,11 @@ describe.skipIf(!hasChromium)('option editor: long lists, export and import (ali
   };
   useSignedInBrowser({ user: { name: 'alice', password: 'alice' }, prepare }, (s) => ({ app, webPage: w, page } = s));
 
-  /** The page as it is, into docs/screenshots at 1280×800 and 390×844 (full page), light and dark; only with SCREENSHOTS=1. */
-  const shoot = async (name: string) => {
+  /**
+   * The page as it is, into docs/screenshots at 1280×800 and 390×844 (the whole page there unless `fullPage` is
+   * false: 200 rows of a long list are a 15,000-pixel picture), light and dark; only with SCREENSHOTS=1.
+   */
+  const shoot = async (name: string, fullPage = true) => {
     if (process.env.SCREENSHOTS !== '1') return;
     for (const [width, height] of [[1280, 800], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
@@ -40,7 +43,7 @@ describe.skipIf(!hasChromium)('option editor: long lists, export and import (ali
         await page.emulateMedia({ colorScheme: theme });
         await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
         await page.waitForTimeout(300);
-        await page.screenshot({ path: path.join(SHOTS, `${name}-${width}${theme === 'dark' ? '-dark' : ''}.png`), fullPage: width === 390 });
+        await page.screenshot({ path: path.join(SHOTS, `${name}-${width}${theme === 'dark' ? '-dark' : ''}.png`), fullPage: fullPage && width === 390 });
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
@@ -125,7 +128,7 @@ describe.skipIf(!hasChromium)('option editor: long lists, export and import (ali
     await page.getByTestId('option-row').first().waitFor();
     const firstPaint = Date.now() - started;
     expect(await page.locator('.editor-main > .option-list > ul > [data-testid="option-row"]').count()).toBe(200);
-    await shoot('option-list-10k');
+    await shoot('option-list-10k', false);
     await page.getByTestId('options-more').click();
     await page.waitForFunction(() => document.querySelectorAll('.editor-main > .option-list > ul > [data-testid="option-row"]').length === 400);
     await page.getByTestId('option-filter').fill('Product 0999');
