@@ -94,4 +94,50 @@ describe.skipIf(!hasChromium)('webhooks in the browser (administrators)', () => 
     }
     expect(unexpected(w.problems)).toEqual([]);
   });
+
+  it('fits the list and the edit form into 390 px: a URL breaks after a slash, nothing scrolls sideways, each event’s box sits beside its words', async () => {
+    const made = await app.http
+      .post('/rest/webhooks/1.0/webhook')
+      .set('Authorization', app.adminAuth)
+      .send({ name: 'Narrow hook', url: `http://127.0.0.1:${port}/hooks/service-desk-integration`, events: ['option_created', 'option_renamed'], filters: { customFieldId: 10000, contextId: 10110 } })
+      .expect(201);
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      // In the list, the URL breaks after a slash, never inside a word: each part between slashes stays on one line.
+      await page.goto(`${app.url}/#/webhooks`);
+      const url = page.locator(`[data-testid="webhook-row"][data-webhook-id="${made.body.id}"] code`);
+      expect(await textOf(url)).toBe(`http://127.0.0.1:${port}/hooks/service-desk-integration`);
+      const split = await url.evaluate((code) =>
+        [...code.childNodes]
+          .filter((n) => n.nodeType === Node.TEXT_NODE)
+          .filter((n) => {
+            const range = document.createRange();
+            range.selectNodeContents(n);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+          })
+          .map((n) => n.textContent),
+      );
+      expect(split).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.goto(`${app.url}/#/webhooks/${made.body.id}`);
+      await page.getByTestId('webhook-edit').click();
+      await page.getByTestId('webhook-save').waitFor();
+      expect(await page.getByTestId('webhook-context').inputValue()).toBe('10110');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const misplaced = await page.locator('.webhook-form fieldset label').evaluateAll((labels) =>
+        labels.flatMap((label) => {
+          const box = label.querySelector('input')!.getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(label.lastChild!);
+          const words = range.getBoundingClientRect();
+          const beside = box.right <= words.left && Math.abs(box.top + box.height / 2 - (words.top + words.height / 2)) < box.height;
+          return beside ? [] : [label.textContent];
+        }),
+      );
+      expect(misplaced).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });

@@ -71,6 +71,13 @@ describe('the options command line', () => {
     }
 
     // On the database: the export as olga to standard output, and its own sync finds nothing to change.
+    // The CSV written on the database keeps the byte-order mark too, as the REST export above does.
+    const dbCsv = path.join(dir, 'db.csv');
+    const csvOnDb = await cli('options', 'export', String(fieldId), 'default', '--user', 'olga', '--output', dbCsv);
+    expect(csvOnDb.code, csvOnDb.output).toBe(0);
+    const dbBytes = fs.readFileSync(dbCsv);
+    expect([...dbBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(dbBytes.subarray(3).toString('utf8').split('\r\n').slice(0, 2)).toEqual(['id,path,disabled,position,default', expect.stringMatching(/^\d+,Europe,false,0,/)]);
     const json = await cli('options', 'export', String(fieldId), 'default', '--user', 'olga');
     expect(json.code, json.output).toBe(0);
     const start = json.output.indexOf('{');

@@ -9,7 +9,7 @@ import { freePort, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 // Issue 42, starting: a first start on an empty folder copies the build's migrated template (no initdb, no
-// migrations: how long it takes is the bench's, bench/scenarios/first-start.ts, not a test's), and says what
+// migrations: how long it takes is the bench's, bench/start-timing.ts, not a test's), and says what
 // it does in one human line at a terminal, then where it listens. `script` gives the server a terminal.
 describe.skipIf(!fs.existsSync('/usr/bin/script'))('the first start at a terminal', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-first-start-'));

@@ -67,4 +67,11 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^HEALTHCHECK /m);
     expect(runtime).toMatch(/\/status/);
   });
+
+  it('sets DEMO=0 in the runtime stage, so an image never loads the demo users and their known passwords', () => {
+    // Every ENV line of the stage, as name=value pairs (no line of it continues onto the next).
+    const env = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/).map((pair) => pair.split('=', 2) as [string, string])));
+    expect(env.DEMO).toBe('0');
+    expect(env.HOST).toBe('0.0.0.0');
+  });
 });

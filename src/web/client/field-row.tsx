@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { FieldRecord } from './fieldeditor.ts';
 import { href } from './router.ts';
+import { Cell } from './ui.tsx';
 
 /** `com.atlassian.jira.plugin.system.customfieldtypes:select` as `select`. */
 export const shortType = (t: string) => (t.includes(':') ? t.slice(t.lastIndexOf(':') + 1) : t);
@@ -20,10 +21,10 @@ export function FieldRow({
 }) {
   return (
     <tr data-testid="field-row" data-field-id={field.fieldId}>
-      <td>
+      <Cell label="Field">
         <a href={href(route, field.fieldId)}>{field.fieldName}</a>
-      </td>
-      <td>{shortType(field.fieldType)}</td>
+      </Cell>
+      <Cell label="Type">{shortType(field.fieldType)}</Cell>
       {children}
     </tr>
   );

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 
 /** The one way errors are shown: the API's own message, announced to screen readers. */
@@ -133,6 +133,24 @@ export function OrderField({
   );
 }
 
+
+/**
+ * A URL as code that a narrow column breaks after a slash (`https://hooks.example.com/` | `service-desk`) before it
+ * breaks inside a word: each slash that ends a part is followed by a break opportunity (`<wbr>`, no text).
+ */
+export function UrlCode({ url }: { url: string }) {
+  const parts = url.split(/(?<=\/)(?!\/)/);
+  return (
+    <code>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </code>
+  );
+}
 
 /** A table cell that names its column, for the one-card-per-row layout of narrow screens (`table.stack` in styles.css). */
 export function Cell(p: { label: string; cls?: string; testId?: string; title?: string; children: ComponentChildren }) {

@@ -3,7 +3,7 @@ import { api, errorText, FE, qs } from '../api.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
 import type { FieldRecord } from '../fieldeditor.ts';
 import { FieldRow } from '../field-row.tsx';
-import { ErrorMessage, FilterField, ListTable, Loading, OrderField, Pager } from '../ui.tsx';
+import { Cell, ErrorMessage, FilterField, ListTable, Loading, OrderField, Pager } from '../ui.tsx';
 
 interface Grants {
   userlist: string[];
@@ -48,15 +48,12 @@ export function AdminFieldsScreen() {
       {!page && !error && <Loading />}
       {page && (
         <>
-          <ListTable
-            class="list"
-            columns={['Field', 'Type', 'Global grants', 'Context grants']}
-            wide="Context grants"
-          >
+          {/* One card per field at phone width, the context grants included: four columns broke "cascadingselect" mid-word. */}
+          <ListTable class="list stack" columns={['Field', 'Type', 'Global grants', 'Context grants']}>
             {page.values.map((f) => (
               <FieldRow key={f.fieldId} field={f} route="admin">
-                <td>{summary(f.globalPermission)}</td>
-                <td class="wide">{f.contextPermissions.map((c) => `${c.context.contextName}: ${summary(c)}`).join('; ') || '—'}</td>
+                <Cell label="Global grants">{summary(f.globalPermission)}</Cell>
+                <Cell label="Context grants">{f.contextPermissions.map((c) => `${c.context.contextName}: ${summary(c)}`).join('; ') || '—'}</Cell>
               </FieldRow>
             ))}
           </ListTable>

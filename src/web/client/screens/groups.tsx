@@ -3,7 +3,7 @@ import { api, errorText, qs } from '../api.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
 import { count, GROUPS, type HostPage, type ListedGroup } from '../directory.ts';
 import { href } from '../router.ts';
-import { ErrorMessage, FilterField, ListTable, Loading, InfoMessage, Notice, Pager } from '../ui.tsx';
+import { Cell, ErrorMessage, FilterField, ListTable, Loading, InfoMessage, Notice, Pager } from '../ui.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -51,14 +51,15 @@ export function GroupsScreen() {
       {page && page.total === 0 && <InfoMessage>No group matches.</InfoMessage>}
       {page && page.values.length > 0 && (
         <>
-          <ListTable class="list" columns={['Group', 'Members', 'Kind']}>
+          {/* One card per group at phone width: a third of 390 px broke "administrators" mid-word. */}
+          <ListTable class="list stack" columns={['Group', 'Members', 'Kind']}>
             {page.values.map((g) => (
               <tr key={g.name} data-testid="group-row" data-group-name={g.name}>
-                <td>
+                <Cell label="Group">
                   <a href={href('groups', g.name)}>{g.name}</a>
-                </td>
-                <td>{count(g.memberCount, 'member')}</td>
-                <td>{g.builtin ? 'built in' : <span class="muted">—</span>}</td>
+                </Cell>
+                <Cell label="Members">{count(g.memberCount, 'member')}</Cell>
+                <Cell label="Kind">{g.builtin ? 'built in' : <span class="muted">—</span>}</Cell>
               </tr>
             ))}
           </ListTable>

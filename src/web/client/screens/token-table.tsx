@@ -2,7 +2,7 @@ import { api, errorText } from '../api.ts';
 import { askConfirm } from '../confirm.tsx';
 import { PAT, type TokenRecord } from '../directory.ts';
 import { when } from '../dates.ts';
-import { InfoMessage } from '../ui.tsx';
+import { Cell, InfoMessage, ListTable } from '../ui.tsx';
 
 /**
  * Tokens with their creation, expiry and last use, each with Revoke (asked first): the own tokens' screen and an
@@ -25,36 +25,25 @@ export function TokenTable({ tokens, owner, onChanged, onError }: { tokens: Toke
       onError(errorText(err));
     }
   };
+  // One card per token at phone width (table.stack), every column named in it: a name such as "provisioning" never
+  // breaks mid-word there, as it did in five columns sharing 390 px.
+  const columns = ['Name', ...(hasScopes ? ['Rights'] : []), 'Created', 'Expires', 'Last used', ''];
   return (
-    <table class="list">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          {hasScopes && <th scope="col">Rights</th>}
-          <th scope="col" class="wide">Created</th>
-          <th scope="col">Expires</th>
-          <th scope="col" class="wide">Last used</th>
-          <th scope="col">
-            <span class="sr-only">Actions</span>
-          </th>
+    <ListTable class="list stack" columns={columns}>
+      {tokens.map((t) => (
+        <tr key={t.id} data-testid="token-row" data-token-id={t.id}>
+          <Cell label="Name">{t.name}</Cell>
+          {hasScopes && <Cell label="Rights">{t.scope === 'read' ? 'read only' : 'read and write'}</Cell>}
+          <Cell label="Created">{when(t.createdAt)}</Cell>
+          <Cell label="Expires">{t.expiringAt ? when(t.expiringAt) : 'never'}</Cell>
+          <Cell label="Last used">{t.lastAccessedAt ? when(t.lastAccessedAt) : 'never'}</Cell>
+          <Cell label="">
+            <button type="button" class="small danger" data-testid="token-revoke" onClick={() => void revoke(t)} aria-label={`Revoke ${t.name}`}>
+              Revoke
+            </button>
+          </Cell>
         </tr>
-      </thead>
-      <tbody>
-        {tokens.map((t) => (
-          <tr key={t.id} data-testid="token-row" data-token-id={t.id}>
-            <td>{t.name}</td>
-            {hasScopes && <td>{t.scope === 'read' ? 'read only' : 'read and write'}</td>}
-            <td class="wide">{when(t.createdAt)}</td>
-            <td>{t.expiringAt ? when(t.expiringAt) : 'never'}</td>
-            <td class="wide">{t.lastAccessedAt ? when(t.lastAccessedAt) : 'never'}</td>
-            <td>
-              <button type="button" class="small danger" data-testid="token-revoke" onClick={() => void revoke(t)} aria-label={`Revoke ${t.name}`}>
-                Revoke
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { shortType } from '../field-row.tsx';
-import { ErrorMessage } from '../ui.tsx';
+import { ErrorMessage, UrlCode } from '../ui.tsx';
 import { EVENTS, eventWords, useContextsOf, useFields, type FieldFilter } from './webhook-words.ts';
 
 export const WH = '/rest/webhooks/1.0/webhook';
@@ -162,7 +162,7 @@ export function WebhookForm({ initial, onSaved, onCancel }: { initial?: WebhookF
             <ul class="plain">
               {check.allowlist.map((entry) => (
                 <li key={entry}>
-                  <code>{entry}</code>
+                  <UrlCode url={entry} />
                 </li>
               ))}
             </ul>
@@ -177,7 +177,7 @@ export function WebhookForm({ initial, onSaved, onCancel }: { initial?: WebhookF
       <fieldset>
         <legend>Events</legend>
         {EVENTS.map((ev) => (
-          <label key={ev} class="inline" title={ev}>
+          <label key={ev} class="check" title={ev}>
             <input type="checkbox" checked={events.includes(ev)} onChange={() => toggle(ev)} /> {eventWords(ev)}
           </label>
         ))}

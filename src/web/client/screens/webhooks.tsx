@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, errorText, qs } from '../api.ts';
 import { go, href } from '../router.ts';
 import { useDebouncedGet } from '../debounced-get.ts';
-import { Cell, ErrorMessage, ListTable, Loading, InfoMessage, Pager } from '../ui.tsx';
+import { Cell, ErrorMessage, ListTable, Loading, InfoMessage, Pager, UrlCode } from '../ui.tsx';
 import { Time } from '../time.tsx';
 import { askConfirm } from '../confirm.tsx';
 import { WebhookForm, WH, type WebhookFields } from './webhook-form.tsx';
@@ -69,7 +69,7 @@ function WebhookList() {
                 <a href={href('webhooks', h.id)}>{h.name}</a>
               </Cell>
               <Cell label="URL">
-                <code>{h.url}</code>
+                <UrlCode url={h.url} />
               </Cell>
               <Cell label="Field" testId="webhook-row-field">
                 <FilterName hook={h} />
@@ -147,7 +147,7 @@ function WebhookDetail({ id }: { id: string }) {
         <dl class="facts">
           <dt>URL</dt>
           <dd>
-            <code>{hook.url}</code> ({hook.hasSecret ? 'signed' : 'not signed'})
+            <UrlCode url={hook.url} /> ({hook.hasSecret ? 'signed' : 'not signed'})
           </dd>
           <dt>Field</dt>
           <dd data-testid="webhook-detail-field">
