@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bindOptionValues, valueOptionNames } from './cli/option-values.ts';
 import { describeFailure } from './cli/describe-failure.ts';
 import { INIT_DATA_DIR_COMMAND, MAKE_DATA_TEMPLATE_COMMAND } from './platform/db/init-data-dir-command.ts';
 import { DELIVER_WEBHOOKS_COMMAND } from './webhooks/delivery-command.ts';
@@ -241,35 +242,33 @@ async function optionsCommandOf(o: ReturnType<typeof parseOptions>['values'], p:
 
 function parseOptions(argv: string[]) {
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        password: { type: 'string' },
-        'display-name': { type: 'string' },
-        email: { type: 'string' },
-        admin: { type: 'boolean' },
-        sysadmin: { type: 'boolean' },
-        name: { type: 'string' },
-        days: { type: 'string' },
-        'read-only': { type: 'boolean' },
-        format: { type: 'string' },
-        output: { type: 'string' },
-        'no-bom': { type: 'boolean' },
-        apply: { type: 'boolean' },
-        'allow-delete': { type: 'boolean' },
-        'if-match': { type: 'string' },
-        url: { type: 'string' },
-        token: { type: 'string' },
-        user: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    return parseArgs({ args: bindOptionValues(argv, valueOptionNames(CLI_OPTIONS)), allowPositionals: true, options: CLI_OPTIONS });
   } catch (err) {
     // An unknown or incomplete option is a usage mistake, not a crash.
     throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\.$/, ''));
   }
 }
+
+const CLI_OPTIONS = {
+  password: { type: 'string' },
+  'display-name': { type: 'string' },
+  email: { type: 'string' },
+  admin: { type: 'boolean' },
+  sysadmin: { type: 'boolean' },
+  name: { type: 'string' },
+  days: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  'no-bom': { type: 'boolean' },
+  apply: { type: 'boolean' },
+  'allow-delete': { type: 'boolean' },
+  'if-match': { type: 'string' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+  user: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 class UsageError extends Error {}
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bindOptionValues, valueOptionNames } from './option-values.ts';
 import type { Config } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { lockDataDir, lockHolder } from '../platform/db/data-dir-lock.ts';
@@ -38,23 +39,21 @@ export interface ImportFromArgs {
 
 const SOURCES = ['wiki-export', 'wiki', 'tracker'] as const;
 
+const IMPORT_FROM_OPTIONS = {
+  space: { type: 'string', multiple: true },
+  field: { type: 'string', multiple: true },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  token: { type: 'string' },
+  user: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** The arguments after `import-from`, checked: each source takes only its own options. */
 export function parseImportFrom(argv: string[], env: NodeJS.ProcessEnv): ImportFromArgs | 'help' {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        space: { type: 'string', multiple: true },
-        field: { type: 'string', multiple: true },
-        'dry-run': { type: 'boolean' },
-        json: { type: 'boolean' },
-        token: { type: 'string' },
-        user: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: bindOptionValues(argv, valueOptionNames(IMPORT_FROM_OPTIONS)), allowPositionals: true, options: IMPORT_FROM_OPTIONS });
   } catch (err) {
     throw new ImportFromUsageError((err as Error).message.split('\n')[0]!.replace(/\.$/, ''));
   }
