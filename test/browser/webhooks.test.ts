@@ -65,7 +65,8 @@ describe.skipIf(!hasChromium)('webhooks in the browser (administrators)', () => 
     await page.getByLabel('Option moved').uncheck();
     await page.getByTestId('webhook-create').click();
     const row = page.getByTestId('webhook-row').filter({ hasText: 'Field hook' });
-    expect(await textOf(row.getByTestId('webhook-row-field'))).toBe('Demo Single Select, context DEMO project bugs');
+    // The names arrive after the row: read until they are there.
+    await expect.poll(() => textOf(row.getByTestId('webhook-row-field'))).toBe('Demo Single Select, context DEMO project bugs');
     expect(await row.textContent()).toContain('Option added, Option renamed');
     const saved = (await app.http.get('/rest/webhooks/1.0/webhook').set('Authorization', app.adminAuth).expect(200)).body.find((h: { name: string }) => h.name === 'Field hook');
     expect(saved.filters).toEqual({ customFieldId: 10000, contextId: 10110 });
@@ -73,7 +74,7 @@ describe.skipIf(!hasChromium)('webhooks in the browser (administrators)', () => 
     expect(await seriousViolations(page)).toEqual([]);
 
     await row.getByRole('link', { name: 'Field hook' }).click();
-    expect(await textOf(page.getByTestId('webhook-detail-field'))).toBe('Demo Single Select, context DEMO project bugs');
+    await expect.poll(() => textOf(page.getByTestId('webhook-detail-field'))).toBe('Demo Single Select, context DEMO project bugs');
     await page.getByTestId('webhook-test').click();
     await page.getByTestId('delivery-row').first().waitFor();
     expect(await textOf(page.getByTestId('delivery-row').first())).toContain('Test event');

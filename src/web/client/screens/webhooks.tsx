@@ -229,5 +229,8 @@ function WebhookDetail({ id }: { id: string }) {
 function FilterName({ hook }: { hook: Webhook }) {
   const fields = useFields();
   const contexts = useContextsOf(hook.filters.customFieldId);
+  // Until the names are read, an ellipsis: the ids that stand in for a deleted field or context would flash by.
+  const loading = hook.filters.customFieldId !== null && (fields === undefined || (hook.filters.contextId !== null && contexts === undefined));
+  if (loading) return <span aria-busy="true">…</span>;
   return <>{filterWords(hook.filters, fields, contexts)}</>;
 }
