@@ -19,6 +19,7 @@ import * as m20261127102000 from './20261127102000_space_home_page.ts';
 import * as m20261128200000 from './20261128200000_option_write_functions.ts';
 import * as m20261128203000 from './20261128203000_auth_failures_per_address.ts';
 import * as m20261128210000 from './20261128210000_webhooks_served_at.ts';
+import * as m20261129040000 from './20261129040000_event_log_actor_key_lower.ts';
 
 /**
  * Every migration, by name. Names sort in the order they run; a test checks that each file of this folder
@@ -45,4 +46,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261128200000_option_write_functions': m20261128200000,
   '20261128203000_auth_failures_per_address': m20261128203000,
   '20261128210000_webhooks_served_at': m20261128210000,
+  '20261129040000_event_log_actor_key_lower': m20261129040000,
 };

@@ -50,7 +50,9 @@ export async function appendEvents(q: Knex, entries: readonly EventEntry[]): Pro
   await q('event_log').insert(
     entries.map((e) => ({
       actor: e.actor,
-      actor_key: e.actor.toLowerCase(),
+      // The database's lower(), as in the option write functions (migration 20261128200000): JavaScript's
+      // toLowerCase differs for a few letters (a final Σ, İ), and one name must have one key.
+      actor_key: q.raw('lower(?)', [e.actor]),
       kind: e.kind,
       field_id: e.fieldId ?? null,
       context_id: e.contextId ?? null,
@@ -75,7 +77,7 @@ function filtered(q: Knex, f: EventFilter) {
       }
     });
   }
-  if (f.actor !== undefined) b.where('actor_key', f.actor.toLowerCase());
+  if (f.actor !== undefined) b.whereRaw('actor_key = lower(?)', [f.actor]);
   if (f.fieldId !== undefined) b.where('field_id', f.fieldId);
   return b;
 }
