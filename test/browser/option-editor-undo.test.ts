@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('option editor: confirmation, undo and long lists 
     await page.getByTestId('option-sort').click();
     const dialog = await textOf(page.getByRole('dialog'));
     expect(dialog).toContain('Sort the top-level options of Demo Single Select?');
-    expect(dialog).toContain('alphabetical order Z → A');
+    expect(dialog).toContain('alphabetical order Z\u00a0→\u00a0A');
     expect(dialog).toContain('case and accents count');
     await page.getByTestId('confirm-cancel').click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });

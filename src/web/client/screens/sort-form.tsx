@@ -51,7 +51,8 @@ export function SortForm({
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    const orderWords = labelOf(ORDERS, order);
+    // No line break inside "A → Z" (a narrow dialog put the Z alone on the next line).
+    const orderWords = labelOf(ORDERS, order).replaceAll(' ', '\u00a0');
     const ok = await askConfirm({
       title: `Sort ${listName}?`,
       message: `They will be put in alphabetical order ${orderWords} (${labelOf(STRENGTHS, strength).toLowerCase()}, by the rules of ${locale}). Their current order is replaced; Undo brings it back as long as the list has not changed since.`,
