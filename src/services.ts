@@ -3,7 +3,7 @@ import type { Db } from './platform/db/knex.ts';
 import type { Logger } from './platform/log/logger.ts';
 import type { ImportPart } from './platform/import/import-part.ts';
 import type { Feature, FeatureContext } from './platform/feature.ts';
-import { DEFAULT_COST, PasswordHasher } from './platform/auth/password-hasher.ts';
+import { PasswordHasher } from './platform/auth/password-hasher.ts';
 import { HashPool } from './platform/auth/hash-pool.ts';
 import { ClientKeys } from './platform/http/client-key.ts';
 import { createLoginAudit } from './directory/login-audit.ts';
@@ -98,7 +98,8 @@ function plugIn(
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher; knobs?: TestKnobs } = {}): AppServices {
   const { concurrency, queueSeconds } = config.loginHashes;
-  const hasher = opts.hasher ?? new PasswordHasher(DEFAULT_COST, new HashPool({ concurrency: concurrency || undefined, maxWaitMs: queueSeconds * 1000 }));
+  const knobs = opts.knobs ?? NO_TEST_KNOBS;
+  const hasher = opts.hasher ?? new PasswordHasher(knobs.hashCost, new HashPool({ concurrency: concurrency || undefined, maxWaitMs: queueSeconds * 1000 }));
   // Every per-address count (rate limits, failed logins, locks) keys a client the same way (IPv6 by network).
   const clientKeys = new ClientKeys(config.clientIpv6Prefix);
   const authenticator = new Authenticator({
@@ -112,7 +113,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     clientKeys,
     delay: config.loginDelay,
   });
-  const knobs = opts.knobs ?? NO_TEST_KNOBS;
   const jobs = new JobRunner(db.knex, log, { ...config.jobs, holdMs: knobs.jobHoldMs });
   const ctx: FeatureContext = { config, db, log, hasher, authenticator, jobs, knobs };
 

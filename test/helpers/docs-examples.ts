@@ -138,20 +138,14 @@ export interface PageRunOptions {
 export function runPage(steps: DocsStep[], base: string, opts: PageRunOptions): PageRun {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-docs-'));
   try {
-    const realCurl = execFileSync('bash', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
+    const realCurl = JSON.stringify(execFileSync('bash', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim());
+    // The docs test's curl: an HTTP error fails the command, unless the example reads the status itself (-w). A
+    // function in the page's shell (a page runs a hundred curls, and a script would cost a bash each), and the same
+    // function in a script on the PATH for a curl started by another program (xargs, env).
+    const curlFunction = `curl() { local a; for a in "$@"; do case "$a" in -w|--write-out|-w*) ${realCurl} "$@"; return;; esac; done; ${realCurl} --fail-with-body "$@"; }`;
     const bin = path.join(dir, 'bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(
-      path.join(bin, 'curl'),
-      [
-        '#!/usr/bin/env bash',
-        '# The docs test: an HTTP error fails the command, unless the example reads the status itself (-w).',
-        'for a in "$@"; do case "$a" in -w|--write-out|-w*) exec ' + JSON.stringify(realCurl) + ' "$@";; esac; done',
-        'exec ' + JSON.stringify(realCurl) + ' --fail-with-body "$@"',
-        '',
-      ].join('\n'),
-      { mode: 0o755 },
-    );
+    fs.writeFileSync(path.join(bin, 'curl'), ['#!/usr/bin/env bash', curlFunction, 'curl "$@"', ''].join('\n'), { mode: 0o755 });
     fs.writeFileSync(path.join(bin, 'addon-pair'), `#!/usr/bin/env bash\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`, { mode: 0o755 });
     const work = path.join(dir, 'work');
     fs.mkdirSync(work);
@@ -159,6 +153,7 @@ export function runPage(steps: DocsStep[], base: string, opts: PageRunOptions): 
     const out = (i: number, s: string) => path.join(dir, `${i}.${s}`);
     const script = [
       'set -euo pipefail',
+      curlFunction,
       ...steps.flatMap((s, i) => [
         `echo ${i} > ${JSON.stringify(path.join(dir, 'current'))}`,
         `exec >${JSON.stringify(out(i, 'out'))} 2>${JSON.stringify(out(i, 'err'))}`,

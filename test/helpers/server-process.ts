@@ -30,6 +30,15 @@ export function migratedDataDir(dir: string): string {
 }
 
 /**
+ * The server's environment for a test whose subject is not what a password hash costs: the passwords it hashes (the
+ * first administrator, the demo users, users made over REST) take the in-process tests' cheap scrypt cost, a few
+ * milliseconds instead of a fifth of a second of a core each (`ADDON_PAIR_TEST_CHEAP_HASHES`, a test knob:
+ * src/platform/test-knobs.ts). Every answer stays the same. Not for a test of logins under load (sign-in-burst),
+ * which needs the real cost; a command line (`runCli`) reads no knob and hashes at the real cost.
+ */
+export const CHEAP_HASHES = { ADDON_PAIR_TEST_CHEAP_HASHES: '1' } as const;
+
+/**
  * The per-test time limit of a describe whose tests each start several processes (a server, commands, data
  * folders): 8–15 s per test on a quiet 2-core machine, so vitest's default of 30 s would not hold on a slower or
  * busier one. `describe(name, SEVERAL_PROCESSES, () => …)`.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, runCli, startServerProcess } from '../helpers/server-process.ts';
+import { CHEAP_HASHES, migratedDataDir, runCli, startServerProcess } from '../helpers/server-process.ts';
 
 // `addon-pair options export|sync` (issue 27): over REST against a running server with a token, and on the
 // (embedded) database as a named user; progress on standard error, the file or diff on standard output.
@@ -16,12 +16,14 @@ describe('the options command line', () => {
 
   it('syncs and exports over REST with a token, then on the database as a user', async () => {
     expect((await cli('migrate')).code).toBe(0);
-    expect((await cli('user', 'add', 'olga', '--password', 'pw')).code).toBe(0);
-    expect((await cli('user', 'add', 'boss', '--password', 'boss-pw', '--admin')).code).toBe(0);
-    const token = (await cli('token', 'create', 'olga')).output.trim().split('\n').at(-1)!;
-    const server = await startServerProcess(env);
+    const server = await startServerProcess({ ...env, ...CHEAP_HASHES });
     let fieldId: number;
     try {
+      // The users and the token through the running server (its command socket), which has the database open
+      // already: on the database each command would open it again.
+      expect((await cli('user', 'add', 'olga', '--password', 'pw')).code).toBe(0);
+      expect((await cli('user', 'add', 'boss', '--password', 'boss-pw', '--admin')).code).toBe(0);
+      const token = (await cli('token', 'create', 'olga')).output.trim().split('\n').at(-1)!;
       const field = await fetch(`${server.url}/rest/api/2/field`, {
         method: 'POST',
         headers: admin,

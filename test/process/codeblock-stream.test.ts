@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pipeline, Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, SEVERAL_PROCESSES, startServerProcess } from '../helpers/server-process.ts';
+import { CHEAP_HASHES, migratedDataDir, SEVERAL_PROCESSES, startServerProcess } from '../helpers/server-process.ts';
 import { rssOf, watch } from '../helpers/attack-watch.ts';
 
 // Issue 44, finding 5, against a real server process: a 128 MiB code block (CODEBLOCK_MAX_MB raised to 256) is
@@ -23,7 +23,7 @@ const SIZE = VALUE.length * COPIES; // 128 MiB
 
 describe('a large code block is streamed by a server process', SEVERAL_PROCESSES, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-codeblock-stream-'));
-  const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'stream-admin-pw', DEMO: '0', CODEBLOCK_MAX_MB: '256' };
+  const env = { ...CHEAP_HASHES, DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'stream-admin-pw', DEMO: '0', CODEBLOCK_MAX_MB: '256' };
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const admin = { Authorization: `Basic ${Buffer.from('admin:stream-admin-pw').toString('base64')}`, 'Content-Type': 'application/json' };
 

@@ -32,7 +32,10 @@ describe('import-from: the live source answer cap (SOURCE_MAX_ANSWER_MB)', () =>
     res.end(body);
   });
   let url: string;
-  const env = () => ({ DATA_DIR: migratedDataDir(path.join(dir, `target-${Math.random().toString(36).slice(2)}`)), ADMIN_PASSWORD: 'target-admin', ADDON_PAIR_SOURCE_TOKEN: 'source-token' });
+  // One target folder for the three runs, one after another: a dry run writes nothing there but a new folder's first
+  // administrator, and no answer below depends on whether it exists.
+  const target = { DATA_DIR: migratedDataDir(path.join(dir, 'target')), ADMIN_PASSWORD: 'target-admin', ADDON_PAIR_SOURCE_TOKEN: 'source-token' };
+  const env = () => target;
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { CHEAP_HASHES, migratedDataDir, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { DEMO_IDS } from '../../src/wiki/wiki.demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,7 +28,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 
 describe('import-from wiki (command line, live source)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-import-wiki-'));
-  const srcEnv = { DATA_DIR: migratedDataDir(path.join(dir, 'source')), ADMIN_PASSWORD: 'source-admin', DEMO: '1' };
+  const srcEnv = { ...CHEAP_HASHES, DATA_DIR: migratedDataDir(path.join(dir, 'source')), ADMIN_PASSWORD: 'source-admin', DEMO: '1' };
   const targetEnv = { DATA_DIR: migratedDataDir(path.join(dir, 'target')), ADMIN_PASSWORD: 'target-admin', DEMO: '0' };
   const srcAuth = `Basic ${Buffer.from('admin:source-admin').toString('base64')}`;
   const targetAuth = `Basic ${Buffer.from('admin:target-admin').toString('base64')}`;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedDataDir, startServerProcess, SEVERAL_PROCESSES } from '../helpers/server-process.ts';
+import { CHEAP_HASHES, migratedDataDir, startServerProcess, SEVERAL_PROCESSES, type ServerProcess } from '../helpers/server-process.ts';
 import { writeExportZip, type ExportDescription } from '../helpers/wiki-export-builder.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -45,7 +45,15 @@ describe('import-from (command line)', SEVERAL_PROCESSES, () => {
   const env = { DATA_DIR: migratedDataDir(path.join(dir, 'data')), ADMIN_PASSWORD: 'cli-admin', DEMO: '0' };
   const zip = path.join(dir, 'space-export.zip');
   writeExportZip(zip, desc);
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // A demo server on a folder of its own: the live source of the imports, and the server that holds its folder
+  // when a command is refused. Started by the first test that needs it, stopped at the end.
+  const sourceDir = path.join(dir, 'source');
+  let source: ServerProcess | undefined;
+  const liveSource = async () => (source ??= await startServerProcess({ ...CHEAP_HASHES, DATA_DIR: migratedDataDir(sourceDir), DEMO: '1' }));
+  afterAll(async () => {
+    await source?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('answers usage mistakes with exit 2 and the usage, before opening anything', async () => {
     for (const args of [
@@ -101,50 +109,42 @@ describe('import-from (command line)', SEVERAL_PROCESSES, () => {
   }, 240_000);
 
   it('imports from a live wiki (--user, password on standard input) and a live tracker (token from the environment) of our own', async () => {
-    const source = await startServerProcess({ DATA_DIR: migratedDataDir(path.join(dir, 'source')), DEMO: '1' });
-    try {
-      const target = { ...env, DATA_DIR: migratedDataDir(path.join(dir, 'live-target')) };
-      const wiki = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice', '--json'], target, 'alice\n');
-      expect(wiki.code, wiki.stderr).toBe(0);
-      const wikiReport = JSON.parse(wiki.stdout) as { source: string; units: { name: string; outcome: string; counts: Record<string, { created: number }> }[] };
-      expect(wikiReport.units).toEqual([expect.objectContaining({ name: 'DEMO', outcome: 'imported' })]);
-      expect(wikiReport.units[0]!.counts.pages!.created).toBeGreaterThan(0);
-      expect(wiki.stdout + wiki.stderr).not.toContain('alice\n');
+    const source = await liveSource();
+    const target = { ...env, DATA_DIR: migratedDataDir(path.join(dir, 'live-target')) };
+    const wiki = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice', '--json'], target, 'alice\n');
+    expect(wiki.code, wiki.stderr).toBe(0);
+    const wikiReport = JSON.parse(wiki.stdout) as { source: string; units: { name: string; outcome: string; counts: Record<string, { created: number }> }[] };
+    expect(wikiReport.units).toEqual([expect.objectContaining({ name: 'DEMO', outcome: 'imported' })]);
+    expect(wikiReport.units[0]!.counts.pages!.created).toBeGreaterThan(0);
+    expect(wiki.stdout + wiki.stderr).not.toContain('alice\n');
 
-      const pat = await fetch(`${source.url}/rest/pat/latest/tokens`, {
-        method: 'POST',
-        headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: 'migration', expirationDuration: 1 }),
-      });
-      const token = ((await pat.json()) as { rawToken: string }).rawToken;
-      // The importing user needs the field editor's grant on what it imports, at the source.
-      const granted = await fetch(`${source.url}/rest/jiracustomfieldeditorplugin/1/admin/customfields/10000`, {
-        method: 'PATCH',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ user: 'admin', action: 'GRANT', type: 'GLOBAL' }),
-      });
-      expect(granted.status).toBe(200);
-      const tracker = await cli(['import-from', 'tracker', source.url, '--field', '10000', '--dry-run'], { ...target, ADDON_PAIR_SOURCE_TOKEN: token });
-      expect(tracker.code, tracker.stdout + tracker.stderr).toBe(0);
-      expect(tracker.stdout).toMatch(/^field .*: would-import/m);
-      expect(tracker.stdout + tracker.stderr).not.toContain(token);
+    const pat = await fetch(`${source.url}/rest/pat/latest/tokens`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'migration', expirationDuration: 1 }),
+    });
+    const token = ((await pat.json()) as { rawToken: string }).rawToken;
+    // The importing user needs the field editor's grant on what it imports, at the source.
+    const granted = await fetch(`${source.url}/rest/jiracustomfieldeditorplugin/1/admin/customfields/10000`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: 'admin', action: 'GRANT', type: 'GLOBAL' }),
+    });
+    expect(granted.status).toBe(200);
+    const tracker = await cli(['import-from', 'tracker', source.url, '--field', '10000', '--dry-run'], { ...target, ADDON_PAIR_SOURCE_TOKEN: token });
+    expect(tracker.code, tracker.stdout + tracker.stderr).toBe(0);
+    expect(tracker.stdout).toMatch(/^field .*: would-import/m);
+    expect(tracker.stdout + tracker.stderr).not.toContain(token);
 
-      const again = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice'], target, 'alice\n');
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(/space DEMO: unchanged/);
-    } finally {
-      await source.stop();
-    }
+    const again = await cli(['import-from', 'wiki', source.url, '--space', 'DEMO', '--user', 'alice'], target, 'alice\n');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/space DEMO: unchanged/);
   }, 300_000);
 
   it('refuses the folder while a server runs on it', async () => {
-    const server = await startServerProcess(env);
-    try {
-      const r = await cli(['import-from', 'wiki-export', zip, '--space', 'CLI'], env);
-      expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
-    } finally {
-      await server.stop();
-    }
+    await liveSource();
+    const r = await cli(['import-from', 'wiki-export', zip, '--space', 'CLI'], { ...env, DATA_DIR: sourceDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
   }, 180_000);
 });

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, migratedDataDir, runCli } from '../helpers/server-process.ts';
+import { CHEAP_HASHES, freePort, migratedDataDir, runCli } from '../helpers/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-npm-start-'));
@@ -16,7 +16,7 @@ const dataDir = migratedDataDir(path.join(dir, 'data'));
 async function npmStart(port: number) {
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: '0' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: '0', ...CHEAP_HASHES },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so a test that gives up can end npm and the server it started together.
     detached: true,
@@ -44,7 +44,7 @@ async function npmStart(port: number) {
     if (ok) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { child, exited, output: () => output, killAll };
+  return { port, child, exited, output: () => output, killAll };
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -56,37 +56,37 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 describe('npm start', { timeout: 300_000 }, () => {
+  // The server the `user add` test started, left running for the SIGTERM test to end: one start less.
+  let running: Awaited<ReturnType<typeof npmStart>> | undefined;
+  afterAll(() => running?.killAll());
+
+  it('the running server takes `user add`; a command that must open the database says clearly to stop it first', async () => {
+    const started = await npmStart(await freePort());
+    running = started;
+    const env = { DATA_DIR: dataDir };
+    const added = await runCli(['user', 'add', 'zoe', '--password', 'zoe-long-enough-secret'], env).done;
+    expect(added).toEqual({ code: 0, output: 'created user zoe (groups: users)\n' });
+    const me = await fetch(`http://127.0.0.1:${started.port}/rest/api/2/myself`, {
+      headers: { Authorization: `Basic ${Buffer.from('zoe:zoe-long-enough-secret').toString('base64')}` },
+    });
+    expect(me.status).toBe(200);
+    const r = await runCli(['migrate'], env).done;
+    expect(r.code).toBe(1);
+    expect(r.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
+  }, 300_000);
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`ends together with the server when npm gets ${signal}: the port and the data folder are free again`, async () => {
-      const port = await freePort();
-      const started = await npmStart(port);
+      // SIGTERM ends the server the test above left running (a fresh one if it has none), SIGINT one of its own.
+      const started = (signal === 'SIGTERM' && running?.child.exitCode === null ? running : undefined) ?? (await npmStart(await freePort()));
+      running = undefined;
       started.child.kill(signal);
       const killer = setTimeout(started.killAll, 20_000);
       await started.exited;
       clearTimeout(killer);
       // No orphan: nothing answers on the port and the data folder's lock is gone.
-      expect(await portIsFree(port)).toBe(true);
+      expect(await portIsFree(started.port)).toBe(true);
       expect(fs.existsSync(path.join(dir, 'data', 'addon-pair.lock'))).toBe(false);
     }, 300_000);
   }
-
-  it('the running server takes `user add`; a command that must open the database says clearly to stop it first', async () => {
-    const port = await freePort();
-    const started = await npmStart(port);
-    try {
-      const env = { DATA_DIR: dataDir };
-      const added = await runCli(['user', 'add', 'zoe', '--password', 'zoe-long-enough-secret'], env).done;
-      expect(added).toEqual({ code: 0, output: 'created user zoe (groups: users)\n' });
-      const me = await fetch(`http://127.0.0.1:${port}/rest/api/2/myself`, {
-        headers: { Authorization: `Basic ${Buffer.from('zoe:zoe-long-enough-secret').toString('base64')}` },
-      });
-      expect(me.status).toBe(200);
-      const r = await runCli(['migrate'], env).done;
-      expect(r.code).toBe(1);
-      expect(r.output.trim()).toMatch(/^The data directory .* is in use by another addon-pair process \(pid \d+\): stop that server first/);
-    } finally {
-      started.child.kill('SIGTERM');
-      await started.exited;
-    }
-  }, 300_000);
 });
