@@ -2,8 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/server-process.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, TEST_PROCESS_NODE_ARGS } from '../helpers/server-process.ts';
 
 /**
  * The runtime stage of the Dockerfile, reproduced without Docker: /app holds package.json, bin/, dist/ and
@@ -16,21 +16,31 @@ const canSwitchUser = process.getuid?.() === 0 && fs.existsSync('/usr/bin/setpri
 const app = fs.mkdtempSync(path.join(os.tmpdir(), 'addon-pair-image-'));
 afterAll(() => fs.rmSync(app, { recursive: true, force: true }));
 
-function layOut(dataOwnedByNode: boolean) {
+/**
+ * The image's /app: the current bundle (built only when a source is newer than dist/, as `npm start` does; a full
+ * build also remakes the data template, seconds of initdb, which these tests do not need), bin/ and package.json,
+ * laid out once for the file.
+ */
+function layOutApp() {
   fs.chmodSync(app, 0o755);
-  spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stdout}${built.stderr}`);
   fs.cpSync(path.join(ROOT, 'dist'), path.join(app, 'dist'), { recursive: true });
   fs.cpSync(path.join(ROOT, 'bin'), path.join(app, 'bin'), { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(app, 'package.json'));
   // The production dependencies are in the repository's node_modules too; a link saves copying 200 MB.
-  if (!fs.existsSync(path.join(app, 'node_modules'))) fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(app, 'node_modules'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(app, 'node_modules'));
+}
+
+/** A new, empty data/, owned by the image's user or (the old image) by root. */
+function layOutData(dataOwnedByNode: boolean) {
   fs.rmSync(path.join(app, 'data'), { recursive: true, force: true });
   fs.mkdirSync(path.join(app, 'data'));
   if (dataOwnedByNode) fs.chownSync(path.join(app, 'data'), NODE_UID, NODE_UID);
 }
 
 function runAsNode(args: string[], env: Record<string, string>) {
-  const child = spawn('/usr/bin/setpriv', ['--reuid', String(NODE_UID), '--regid', String(NODE_UID), '--clear-groups', process.execPath, ...args], {
+  const child = spawn('/usr/bin/setpriv', ['--reuid', String(NODE_UID), '--regid', String(NODE_UID), '--clear-groups', process.execPath, ...TEST_PROCESS_NODE_ARGS, ...args], {
     cwd: app,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: path.join(app, 'data'), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,8 +53,10 @@ function runAsNode(args: string[], env: Record<string, string>) {
 }
 
 describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user', { timeout: 300_000 }, () => {
+  beforeAll(layOutApp, 120_000);
+
   it('serves from the bundle with the embedded database in data/, writing nothing else', async () => {
-    layOut(true);
+    layOutData(true);
     const port = await freePort();
     const server = runAsNode(['dist/main.mjs', 'serve'], { PORT: String(port), ADMIN_PASSWORD: 'image-pw', DEMO: '0' });
     try {
@@ -53,7 +65,7 @@ describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user'
       while (Date.now() < deadline && server.child.exitCode === null) {
         status = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.status, () => 0);
         if (status === 200) break;
-        await new Promise((r) => setTimeout(r, 250));
+        await new Promise((r) => setTimeout(r, 50));
       }
       expect(status, server.output()).toBe(200);
       const me = await fetch(`http://127.0.0.1:${port}/rest/api/2/myself`, {
@@ -88,7 +100,7 @@ describe.skipIf(!canSwitchUser)('the container layout, as the unprivileged user'
   });
 
   it('a data folder the user does not own (the old image) stops at once with one line, not EACCES deep in PGlite', async () => {
-    layOut(false);
+    layOutData(false);
     const r = runAsNode(['dist/main.mjs', 'serve'], { PORT: '0', ADMIN_PASSWORD: 'x' });
     expect(await r.exited).toBe(1);
     expect(r.output().trim()).toBe(
