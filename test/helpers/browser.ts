@@ -25,6 +25,44 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 
+let workerBrowser: Promise<Browser> | undefined;
+let exitOnSigterm = false;
+
+/**
+ * The chromium of this test worker, launched by the first browser test file it runs and kept for the next ones
+ * (`isolate: false` keeps the worker's modules from one file to the next): a launch and a close cost about a
+ * second of the two cores per file. What a file does in it stays in browser contexts of its own (`openPage`,
+ * `browser.newContext`), each with its own cookies and storage, closed by `closeContexts` when the file is done.
+ * One that crashed or was closed is launched again.
+ *
+ * Nothing closes it at the end: vitest stops a worker with SIGTERM, and SIGKILL half a second later. Playwright's
+ * own SIGTERM handler closes the browser politely, which can take longer, and then its profile folder stays in
+ * the temporary folder; so the worker exits at once on SIGTERM instead, and Playwright's exit handler kills
+ * chromium and removes the folder, synchronously.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (!exitOnSigterm) {
+    exitOnSigterm = true;
+    process.once('SIGTERM', () => process.exit(143));
+  }
+  workerBrowser ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, handleSIGTERM: false }).then(
+    (browser) => {
+      browser.on('disconnected', () => (workerBrowser = undefined));
+      return browser;
+    },
+    (err: unknown) => {
+      workerBrowser = undefined;
+      throw err;
+    },
+  );
+  return workerBrowser;
+}
+
+/** Closes every context still open in `browser`, so that nothing a file did (a page, its cookies) reaches the next file. */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((c) => c.close()));
+}
+
 export interface WebApp extends TestApp {
   /** Absolute URL of the interface (BASE_URL), e.g. `http://127.0.0.1:41234`. */
   url: string;
@@ -104,8 +142,9 @@ export interface AppAndBrowser {
 
 /**
  * The setup every browser test file shares: a `beforeAll` that starts the app (`startWebApp(env, contextPath)`) and
- * chromium side by side and hands both to `ready` (the file keeps them in its own variables), and an `afterAll` that
- * closes both.
+ * takes the worker's chromium (`sharedBrowser`, launched alongside when it is the first file) and hands both to
+ * `ready` (the file keeps them in its own variables), and an `afterAll` that closes the app and every browser
+ * context the file opened.
  */
 export function useAppAndBrowser(
   opts: { env?: Record<string, string>; contextPath?: string },
@@ -114,11 +153,11 @@ export function useAppAndBrowser(
   let app: WebApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startWebApp(opts.env, opts.contextPath), launchBrowser()]);
+    [app, browser] = await Promise.all([startWebApp(opts.env, opts.contextPath), sharedBrowser()]);
     ready({ app, browser });
   }, BROWSER_SETUP_MS);
   afterAll(async () => {
-    await browser?.close();
+    if (browser) await closeContexts(browser);
     await app?.close();
   });
 }

@@ -1,37 +1,24 @@
-import type { AddressInfo } from 'node:net';
-import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { ADMIN, createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { createHttpServer } from '../../../src/server.ts';
+import type { Browser } from 'playwright-core';
+import { BROWSER_SETUP_MS, closeContexts, hasChromium, sharedBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
+import { ADMIN } from '../helpers/test-app.ts';
 
-// Debian's chromium, with the flags that keep it from calling home (the test fails on any other origin).
-const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-};
-
+// Swagger UI and its page depend on no database: run once, here, rather than in both database projects.
 describe('the API explorer in a browser', () => {
-  let t: TestApp;
-  let server: http.Server;
+  let t: WebApp;
   let origin: string;
-  let browser: Browser;
+  let browser: Browser | undefined;
   beforeAll(async () => {
-    t = await createTestApp();
-    server = createHttpServer(t.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch(CHROMIUM);
-  });
+    [t, browser] = await Promise.all([startWebApp({ DEMO: '0' }), hasChromium ? sharedBrowser() : undefined]);
+    origin = t.url;
+  }, BROWSER_SETUP_MS);
   afterAll(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    await t.close();
+    if (browser) await closeContexts(browser);
+    await t?.close();
   });
 
-  it('loads from this origin only, without console errors, and sends an authorized "try it out" request', async () => {
-    const page = await browser.newPage();
+  it.skipIf(!hasChromium)('loads from this origin only, without console errors, and sends an authorized "try it out" request', async () => {
+    const page = await browser!.newPage();
     const foreign: string[] = [];
     const problems: string[] = [];
     page.on('request', (req) => {
