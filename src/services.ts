@@ -98,7 +98,9 @@ function plugIn(
 
 export function createServices(config: Config, db: Db, log: Logger, opts: { hasher?: PasswordHasher; knobs?: TestKnobs } = {}): AppServices {
   const { concurrency, queueSeconds } = config.loginHashes;
-  const hasher = opts.hasher ?? new PasswordHasher(DEFAULT_COST, new HashPool({ concurrency: concurrency || undefined, maxWaitMs: queueSeconds * 1000 }));
+  const knobs = opts.knobs ?? NO_TEST_KNOBS;
+  const hasher =
+    opts.hasher ?? new PasswordHasher(knobs.hashCost ?? DEFAULT_COST, new HashPool({ concurrency: concurrency || undefined, maxWaitMs: queueSeconds * 1000 }));
   // Every per-address count (rate limits, failed logins, locks) keys a client the same way (IPv6 by network).
   const clientKeys = new ClientKeys(config.clientIpv6Prefix);
   const authenticator = new Authenticator({
@@ -112,7 +114,6 @@ export function createServices(config: Config, db: Db, log: Logger, opts: { hash
     clientKeys,
     delay: config.loginDelay,
   });
-  const knobs = opts.knobs ?? NO_TEST_KNOBS;
   const jobs = new JobRunner(db.knex, log, { ...config.jobs, holdMs: knobs.jobHoldMs });
   const ctx: FeatureContext = { config, db, log, hasher, authenticator, jobs, knobs };
 

@@ -6,6 +6,7 @@ import { bootstrap } from '../../src/bootstrap.ts';
 import { createHttpServer } from '../../src/server.ts';
 import { createLogger } from '../../src/platform/log/logger.ts';
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.ts';
+import { CHEAP_HASH_COST } from '../../src/platform/test-knobs.ts';
 import { createUser, tokenFor, type TestUser, type UserOptions } from './directory-fixtures.ts';
 import { createTestDb } from './test-db.ts';
 import { createDb } from '../../src/platform/db/knex.ts';
@@ -16,7 +17,7 @@ export { basic, bearer, type TestUser } from './directory-fixtures.ts';
 export const ADMIN = { name: 'admin', password: 'admin-secret' } as const;
 
 /** A cheap scrypt cost for tests only: same code path, milliseconds instead of a fifth of a second. */
-export const testHasher = () => new PasswordHasher({ N: 1024, r: 8, p: 1 });
+export const testHasher = () => new PasswordHasher(CHEAP_HASH_COST);
 
 let seq = 0;
 /** A name unique within the test run (tests in a file share one database). */
