@@ -4,6 +4,19 @@ import { createEmptyPgDatabase } from './test-db.ts';
 
 type Env = Record<string, string>;
 
+/**
+ * For the nodes of a test whose subject is not the password hash: hashes at the tests' cheap cost
+ * (ADDON_PAIR_TEST_CHEAP_HASHES, src/platform/test-knobs.ts), milliseconds instead of a quarter second of CPU
+ * for each login a node checks and each password it sets (the first administrator's and the demo users' too).
+ */
+export const CHEAP_HASHES: Env = { ADDON_PAIR_TEST_CHEAP_HASHES: '1' };
+
+/**
+ * For the nodes of a test whose subject is not webhook delivery: the server delivers itself, and starts no
+ * delivery child process (on PostgreSQL each node starts one, about 0.3 s of CPU).
+ */
+export const INLINE_DELIVERY: Env = { WEBHOOK_DELIVERY: 'inline' };
+
 export interface ServerClusterOptions<E extends readonly Env[]> {
   /** Part of the database's name (`addon_pair_<prefix>_<random>`), so a left-over database names its test. */
   prefix: string;

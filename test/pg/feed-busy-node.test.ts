@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { runCli, type ServerProcess } from '../helpers/server-process.ts';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { CHEAP_HASHES, INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const BUSY_MS = 1500;
@@ -25,7 +25,7 @@ describe.skipIf(!onPostgres)('a busy node does not slow the writes of the cluste
   // b spins its main thread on SIGUSR2 (helpers/busy-on-signal.mjs).
   const cluster = useServerCluster({
     prefix: 'busy',
-    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' },
+    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1', ...CHEAP_HASHES, ...INLINE_DELIVERY },
     nodes: [{}, { NODE_OPTIONS: `--import ${preload}`, BUSY_MS: String(BUSY_MS) }],
   });
   const [a, b] = cluster.nodes;

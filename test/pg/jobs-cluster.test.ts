@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { ServerProcess } from '../helpers/server-process.ts';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { CHEAP_HASHES, INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ADMIN = { Authorization: `Basic ${Buffer.from('admin:cluster-admin').toString('base64')}` };
 const M = '/rest/trackercustomfieldeditorplugin/1/maintenance';
 const SEARCH = 'JobIndexCustomFieldSearchTable';
-/** What every node of both clusters below runs with: ADMIN's password, no demo data, jobs polled every 100 ms. */
-const NODE_BASE_ENV = { ADMIN_PASSWORD: 'cluster-admin', DEMO: '0', JOBS_POLL_MS: '100' };
+/**
+ * What every node of both clusters below runs with: ADMIN's password, no demo data, jobs polled every 100 ms;
+ * neither hashes nor webhook deliveries are what these tests are about.
+ */
+const NODE_BASE_ENV = { ADMIN_PASSWORD: 'cluster-admin', DEMO: '0', JOBS_POLL_MS: '100', ...CHEAP_HASHES, ...INLINE_DELIVERY };
 
 interface JobEntry {
   name: string;

@@ -5,7 +5,7 @@
 // client address on every node, and the failures of a name from all addresses, on both nodes, make its checks wait.
 import { describe, expect, it } from 'vitest';
 import { loginTopic } from '../../src/platform/auth/auth-cache.ts';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -27,7 +27,17 @@ describe.skipIf(!onPostgres)('logins on two server processes on one PostgreSQL',
   const cluster = useServerCluster({
     prefix: 'login_cluster',
     // Loopback is the "proxy": X-Forwarded-For names the client of a request (requests without it come from loopback).
-    env: { ADMIN_PASSWORD: 'login-cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN, TRUST_PROXY: '127.0.0.1,::1', LOGIN_DELAY_AFTER_FAILURES: '6', LOGIN_DELAY_MAX_SECONDS: '1' },
+    // At the real hash cost (no CHEAP_HASHES): concurrent guesses must meet while their hashes run.
+    env: {
+      ADMIN_PASSWORD: 'login-cluster-admin',
+      MAX_AUTH_ATTEMPTS: '3',
+      DEMO: '1',
+      METRICS_TOKEN,
+      TRUST_PROXY: '127.0.0.1,::1',
+      LOGIN_DELAY_AFTER_FAILURES: '6',
+      LOGIN_DELAY_MAX_SECONDS: '1',
+      ...INLINE_DELIVERY,
+    },
     nodes: [{}, {}],
   });
   const [a, b] = cluster.nodes;
