@@ -6,7 +6,7 @@ import type { EmbeddedDatabase } from './platform/db/embedded-pglite.ts';
 import { StartupError } from './platform/startup-error.ts';
 import { createLogger, type Logger } from './platform/log/logger.ts';
 import { createServices, type AppServices } from './services.ts';
-import { testKnobsFrom } from './platform/test-knobs.ts';
+import { NO_TEST_KNOBS, TEST_HASH_COST, testKnobsFrom } from './platform/test-knobs.ts';
 import { createRequestListener } from './app.ts';
 import { bootstrap, type BootstrapResult } from './bootstrap.ts';
 import { createMetricsServer } from './platform/metrics/metrics.routes.ts';
@@ -44,7 +44,10 @@ export async function startServer(
   let boot: BootstrapResult;
   try {
     // The one reader of the test and benchmark knobs: process tests cannot hand a child process a hook.
-    services = createServices(config, db, log, { knobs: testKnobsFrom(process.env) });
+    const knobs = testKnobsFrom(process.env);
+    // Never silent: a server with weak password hashes or no event log must say so in its log.
+    if (knobs !== NO_TEST_KNOBS) log.warn({ knobs: { ...knobs, hashCost: knobs.hashCost === TEST_HASH_COST ? 'test (cheap)' : 'default' } }, 'test knobs are turned (ADDON_PAIR_TEST_* / ADDON_PAIR_BENCH_*): this server is for tests only');
+    services = createServices(config, db, log, { knobs });
     boot = await bootstrap(services);
   } catch (err) {
     await db.close();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { CHEAP_HASHES, INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 import { createEmptyPgDatabase } from '../helpers/test-db.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -26,7 +26,8 @@ function metricSum(text: string, name: string, labels = ''): number {
 describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
   const cluster = useServerCluster({
     prefix: 'cluster',
-    env: { ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN },
+    // Caches and locks across nodes are the subject here, not the cost of a hash nor webhook deliveries.
+    env: { ADMIN_PASSWORD: 'cluster-admin', MAX_AUTH_ATTEMPTS: '3', DEMO: '1', METRICS_TOKEN, ...CHEAP_HASHES, ...INLINE_DELIVERY },
     nodes: [{}, {}],
     // Both start at the same moment on an empty database: migrations, first admin and demo must happen once.
     start: 'together',

@@ -2,7 +2,7 @@
 // a write on A shows on B's very next request; a revoked grant or membership is refused on B's next request.
 import { describe, expect, it } from 'vitest';
 import type { ServerProcess } from '../helpers/server-process.ts';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { CHEAP_HASHES, INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -14,7 +14,7 @@ const U = (field: number, ctx: number | string, rest = '') => `${FE}/user/custom
 describe.skipIf(!onPostgres)('field-editor read caches across two server processes', () => {
   const [a, b] = useServerCluster({
     prefix: 'fecluster',
-    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' },
+    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1', ...CHEAP_HASHES, ...INLINE_DELIVERY },
     nodes: [{}, {}],
     startTimeoutMs: 180_000,
   }).nodes;

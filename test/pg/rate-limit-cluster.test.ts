@@ -3,7 +3,7 @@
 // burst, N the listening nodes its change feed counts. Spread over both nodes, a credential gets the burst it is
 // configured with, not twice it; sent to one node only, that node's share.
 import { describe, expect, it } from 'vitest';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { CHEAP_HASHES, INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -30,6 +30,8 @@ describe.skipIf(!onPostgres)('rate limits on two server processes on one Postgre
       METRICS_TOKEN,
       RATE_LIMIT_READS: `${PER_SECOND}:${BURST}`,
       RATE_LIMIT_PER_ADDRESS: '0',
+      ...CHEAP_HASHES,
+      ...INLINE_DELIVERY,
     },
     nodes: [{}, {}],
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useServerCluster } from '../helpers/server-cluster.ts';
+import { CHEAP_HASHES, INLINE_DELIVERY, useServerCluster } from '../helpers/server-cluster.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const NO_CHECK = { 'X-Atlassian-Token': 'no-check' };
@@ -17,7 +17,7 @@ async function signIn(url: string, username: string, password: string): Promise<
 describe.skipIf(!onPostgres)('a web session on two server processes sharing one PostgreSQL', () => {
   const [a, b] = useServerCluster({
     prefix: 'websess',
-    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1' },
+    env: { ADMIN_PASSWORD: 'cluster-admin', DEMO: '1', ...CHEAP_HASHES, ...INLINE_DELIVERY },
     nodes: [{}, {}],
   }).nodes;
 

@@ -44,8 +44,11 @@ interface Limited {
   limiter: RateLimiter;
 }
 
-/** A server (fast paths on) on `t`'s services whose pipeline has a limiter of `settings`; closed after the file. */
-function useLimitedServer(t: TestApp, settings: () => RateLimitSettings, trustProxy: string[] = []) {
+/**
+ * A server (fast paths on) on `t`'s services whose pipeline has a limiter of `settings`; closed after the file.
+ * `now` is the limiter's clock (a test that lets time pass moves its own instead of waiting).
+ */
+function useLimitedServer(t: TestApp, settings: () => RateLimitSettings, trustProxy: string[] = [], now: () => number = Date.now) {
   const servers: http.Server[] = [];
   afterAll(async () => {
     for (const s of servers) {
@@ -54,7 +57,7 @@ function useLimitedServer(t: TestApp, settings: () => RateLimitSettings, trustPr
     }
   });
   return async (): Promise<Limited> => {
-    const limiter = new RateLimiter(settings());
+    const limiter = new RateLimiter(settings(), undefined, now);
     const services = { ...t.services, rateLimiter: limiter, trustedProxies: trustProxy.length > 0 ? new TrustedProxies(trustProxy) : undefined };
     const app = createApp(services);
     const server = createHttpServer(createRequestListener(services, app, true));
@@ -85,8 +88,11 @@ const expectResetWithin = (reset: number, seconds: number) => {
   expect(reset).toBeLessThanOrEqual(Math.ceil(now + seconds) + 1);
 };
 
+/** The app of the describes that need no settings of their own (each makes its own users and servers). */
+const onDefaults = useTestApp();
+
 describe('rate limits on downloads, field-editor reads and writes', () => {
-  const t = useTestApp();
+  const t = onDefaults;
   // Sustained rates so low that no token comes back during a test: only the burst counts.
   const limited = useLimitedServer(t, () => ({
     downloads: { perSecond: 0.001, burst: 3 },
@@ -215,8 +221,10 @@ describe('rate limits on downloads, field-editor reads and writes', () => {
 });
 
 describe('Retry-After honoured', () => {
-  const t = useTestApp();
-  const limited = useLimitedServer(t, () => ({ reads: { perSecond: 1, burst: 1 } }));
+  const t = onDefaults;
+  // The limiter's clock, moved by the test: the Retry-After seconds pass for the limiter without a wait.
+  let clock = Date.now();
+  const limited = useLimitedServer(t, () => ({ reads: { perSecond: 1, burst: 1 } }), [], () => clock);
 
   it('the request sent after the Retry-After seconds succeeds', async () => {
     const { port } = await limited();
@@ -227,7 +235,7 @@ describe('Retry-After honoured', () => {
     expect(refused.status).toBe(429);
     const wait = Number(refused.headers['retry-after']);
     expect(wait).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 20));
+    clock += wait * 1000 + 20;
     const after = await from(port, '127.0.0.1', 'GET', '/rest/api/2/myself', { Authorization: user.auth });
     expect(after.status).toBe(200);
   });

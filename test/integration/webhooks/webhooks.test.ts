@@ -290,7 +290,10 @@ describe('webhooks: metrics', () => {
     for (let end = Date.now() + 10_000; (await sample('addon_pair_webhook_deliveries_total', '{outcome="retried"}')) < 2 && Date.now() < end; ) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 1100));
+    // The oldest undelivered change grows a second old while it is retried.
+    for (let end = Date.now() + 10_000; (await sample('addon_pair_webhook_lag_seconds')) < 1 && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(await sample('addon_pair_webhook_deliveries_total', '{outcome="retried"}')).toBeGreaterThanOrEqual(2);
     expect(await sample('addon_pair_webhook_lag_seconds')).toBeGreaterThanOrEqual(1);
     receiver.status = 200;
