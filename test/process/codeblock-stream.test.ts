@@ -31,6 +31,8 @@ describe('a large code block is streamed by a server process', SEVERAL_PROCESSES
     expect(SIZE).toBe(128 * MiB);
     const server = await startServerProcess(env);
     try {
+      // A server with a test knob turned (cheap hashes here) says so: it is never silently weaker.
+      expect(server.output()).toContain('test knobs are turned');
       const space = await fetch(`${server.url}/rest/api/space`, { method: 'POST', headers: admin, body: JSON.stringify({ key: 'BIG', name: 'Big blocks' }) });
       expect(space.status).toBe(200);
       const macroId = randomUUID();
